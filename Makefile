@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# kbench: what does this kernel patch series do to performance?
+# Run `make help` for the targets.
+
+-include bench.local.conf
+include bench.conf
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+TOP := $(CURDIR)
+export KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS
+export IMAGE ROOT ACCEL CLOCK VCPUS MEM BOOT_TIMEOUT BOOTS WORKLOADS QUICK
+export PROFILE FORCE V TOP
+
+# Kernel pointers: $(KBENCH_CACHE)/labels/<label> links to the kernel's
+# content-addressed build directory (bzImage, vmlinux, config, build-info.json).
+KLABELS := $(KBENCH_CACHE)/labels
+BASELINE_KDIR := $(KLABELS)/baseline
+PATCHED_KDIR := $(KLABELS)/patched
+export BASELINE_KDIR PATCHED_KDIR
+
+.PHONY: help deps check-conf kernels kernel-baseline kernel-patched test \
+	test-unit test-vm clean
+
+help:
+	@echo "kbench targets:"
+	@echo "  make bench-compare     build both kernels and the image, run the workloads, write a report"
+	@echo "  make report RUN=reports/<id>    regenerate a report from its raw data"
+	@echo "  make regression-check NEW=<series|dir|mbox> [OLD=kernel/series] [REF=reports/<id>]"
+	@echo "  make calibrate         A/A run (baseline vs baseline): measures the noise floor"
+	@echo "  make kernels           build the baseline and patched kernels (cached by content)"
+	@echo "  make image             build the Debian 12 cloud image (cached)"
+	@echo "  make boot-test         boot both kernels and check them"
+	@echo "  make bench             run the workloads on both kernels, no report"
+	@echo "  make test              unit tests and VM tests (TAP, prove)"
+	@echo "  make deps              check/install the Debian packages needed"
+	@echo "  make clean             remove build outputs in the repo (not the cache)"
+	@echo "Settings: see bench.conf; override in bench.local.conf or with KEY=value. V=1 is verbose."
+
+deps:
+	@scripts/deps.sh
+
+check-conf:
+	@scripts/check-conf.sh bench.conf $(wildcard bench.local.conf)
+
+kernels: kernel-baseline kernel-patched
+
+# Baseline first, then patched: never two kernel builds at once.
+kernel-baseline: deps check-conf
+	@kernel/scripts/build.sh baseline none
+
+kernel-patched: deps check-conf | kernel-baseline
+	@kernel/scripts/build.sh patched "$(SERIES)"
+
+# Area makefiles (image, bench, analysis, workloads) add their targets.
+include $(sort $(wildcard images/*.mk bench/*.mk workloads/*.mk analysis/*.mk tests/*.mk))
+
+test: test-unit test-vm
+
+test-unit: deps
+	prove -r tests/unit
+
+clean:
+	rm -rf build

@@ -1,0 +1,197 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build one kernel: the base source plus a series, keyed by content.
+#
+#   build.sh LABEL SPEC
+#
+# LABEL names the kernel (baseline, patched, new, ...) and sets its
+# release string; SPEC is a series spec for series.sh ("none" for the
+# baseline). The result is $KBENCH_CACHE/kernels/<key>/ with bzImage,
+# vmlinux, config and build-info.json, and the link
+# $KBENCH_CACHE/labels/LABEL pointing at it. Unchanged inputs: nothing is
+# rebuilt.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+
+[ $# -eq 2 ] || kb_die "usage: build.sh LABEL SPEC"
+label=$1
+spec=$2
+case "$label" in
+*[!a-z0-9_-]* | "") kb_die "kernel label '$label': use only a-z, 0-9, _ and -" ;;
+esac
+
+: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+: "${KERNEL_SRC_PKG:=linux-source-6.12}"
+: "${KERNEL_SRC_TAR:=/usr/src/linux-source-6.12.tar.xz}"
+: "${KCONFIG_FRAGMENT:=$top/kernel/config/bench.config}"
+: "${KCC:=gcc}"
+: "${JOBS:=3}"
+case "$KCONFIG_FRAGMENT" in /*) ;; *) KCONFIG_FRAGMENT=$top/$KCONFIG_FRAGMENT ;; esac
+case "$spec" in none | /*) ;; *) spec=$top/$spec ;; esac
+export KERNEL_SRC_PKG KCONFIG_FRAGMENT KCC
+
+mkdir -p "$KBENCH_CACHE"/{work,logs,kernels,labels}
+work=$KBENCH_CACHE/work/$label
+mkdir -p "$work"
+list=$work/series.list
+"$here/series.sh" "$spec" "$work" >"$list.tmp"
+mv -f "$list.tmp" "$list"
+npatches=$(grep -c . "$list" || true)
+
+key=$("$here/key.sh" "$label" "$list")
+kdir=$KBENCH_CACHE/kernels/$key
+link=$KBENCH_CACHE/labels/$label
+
+if [ -f "$kdir/build-info.json" ] && [ -f "$kdir/bzImage" ]; then
+	ln -sfn "$kdir" "$link"
+	kb_say "kernel $label: cached ($npatches patches, key ${key:0:12}) -> $kdir"
+	exit 0
+fi
+
+log=$KBENCH_CACHE/logs/$label-${key:0:12}.log
+: >"$log"
+kb_say "kernel $label: building ($npatches patches, key ${key:0:12}); log: $log"
+
+# One kernel build at a time on this machine, and one tree user.
+exec 9>"$KBENCH_CACHE/kernel.lock"
+flock 9
+
+srcver=$(dpkg-query -W -f='${Version}' "$KERNEL_SRC_PKG" 2>/dev/null) ||
+	kb_die "source package $KERNEL_SRC_PKG is not installed: run make deps (as root) or apt-get install $KERNEL_SRC_PKG"
+[ -f "$KERNEL_SRC_TAR" ] ||
+	kb_die "$KERNEL_SRC_TAR not found, though $KERNEL_SRC_PKG $srcver is installed: reinstall it (apt-get install --reinstall $KERNEL_SRC_PKG)"
+
+linux=$KBENCH_CACHE/linux/$srcver
+repo=$linux/git
+export GIT_AUTHOR_NAME=kbench GIT_AUTHOR_EMAIL=kbench@localhost
+export GIT_COMMITTER_NAME=kbench GIT_COMMITTER_EMAIL=kbench@localhost
+export GIT_AUTHOR_DATE="1970-01-01T00:00:00Z" GIT_COMMITTER_DATE="1970-01-01T00:00:00Z"
+
+# The base commit: the tarball exactly as Debian ships it.
+if ! git -C "$repo" rev-parse -q --verify kbench-base >/dev/null 2>&1; then
+	kb_say "extract $KERNEL_SRC_TAR ($srcver)"
+	rm -rf "$linux"
+	mkdir -p "$linux/tmp"
+	tar -C "$linux/tmp" -xf "$KERNEL_SRC_TAR"
+	top_dir=$(find "$linux/tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	mv "$top_dir" "$repo"
+	rmdir "$linux/tmp"
+	kb_say "commit the base tree"
+	git -C "$repo" init -q
+	git -C "$repo" config gc.auto 0
+	git -C "$repo" add -A -f .  # Debian's .gitignore hides the whole top level
+	git -C "$repo" commit -q -m "$KERNEL_SRC_PKG $srcver (Debian source, unmodified)"
+	git -C "$repo" tag kbench-base
+	printf '_build/\n' >>"$repo/.git/info/exclude"
+fi
+
+wt=$linux/wt/$label
+if [ ! -d "$wt" ]; then
+	kb_say "worktree for $label"
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q --detach "$wt" kbench-base
+fi
+
+head=$("$here/apply.sh" "$wt" kbench-base "$list" "$log")
+
+# Configure: defconfig + kvm_guest.config + our fragment.
+out=$wt/_build
+mkdir -p "$out"
+kb_say "configure $label"
+kmake() {
+	make -C "$wt" O="$out" -j"$JOBS" \
+		CC="ccache $KCC" HOSTCC="ccache gcc" \
+		LOCALVERSION="-kb-$label" \
+		KBUILD_BUILD_TIMESTAMP="1970-01-01" \
+		KBUILD_BUILD_USER=kbench KBUILD_BUILD_HOST=kbench "$@"
+}
+export CCACHE_DIR=$KBENCH_CACHE/ccache
+export CCACHE_BASEDIR=$wt CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=10G
+kmake -s x86_64_defconfig >>"$log" 2>&1 || kb_die "defconfig failed for $label, see $log"
+(cd "$wt" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+	kernel/configs/kvm_guest.config "$KCONFIG_FRAGMENT") >>"$log" 2>&1 ||
+	kb_die "merge_config.sh failed for $label, see $log"
+kmake -s olddefconfig >>"$log" 2>&1 || kb_die "olddefconfig failed for $label, see $log"
+
+# Every option the fragment sets must survive olddefconfig.
+lineno=0
+while IFS= read -r line; do
+	lineno=$((lineno + 1))
+	case "$line" in
+	CONFIG_*=*)
+		grep -qxF "$line" "$out/.config" ||
+			kb_die "$KCONFIG_FRAGMENT:$lineno: '$line' did not take effect (a dependency is missing); see $out/.config" ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }
+		opt=${opt%% *}
+		if grep -q "^$opt=" "$out/.config"; then
+			kb_die "$KCONFIG_FRAGMENT:$lineno: $opt is still enabled (something selects it); see $out/.config"
+		fi ;;
+	esac
+done <"$KCONFIG_FRAGMENT"
+
+kb_say "build $label (make -j$JOBS bzImage)"
+t0=$(date +%s)
+if [ "${V:-0}" = 1 ]; then
+	kmake bzImage 2>&1 | tee -a "$log" || kb_die "build of $label failed, see $log"
+else
+	kmake bzImage >>"$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 30
+		kill -0 "$pid" 2>/dev/null || break
+		nobj=$(grep -c '^  CC ' "$log" || true)
+		kb_say "build $label: $nobj objects compiled so far"
+	done
+	wait "$pid" || {
+		grep -n -m 5 -E 'error:|Error [0-9]' "$log" >&2 || true
+		kb_die "build of $label failed, see $log"
+	}
+fi
+t1=$(date +%s)
+
+release=$(kmake -s kernelrelease 2>/dev/null | tail -n 1)
+version=$(kmake -s kernelversion 2>/dev/null | tail -n 1)
+tmp=$kdir.tmp.$$
+rm -rf "$tmp"
+mkdir -p "$tmp"
+cp "$out/arch/x86/boot/bzImage" "$tmp/bzImage"
+cp "$out/vmlinux" "$tmp/vmlinux"
+cp "$out/.config" "$tmp/config"
+cp "$list" "$tmp/series.list"
+"$here/key.sh" -v "$label" "$list" >"$tmp/key-inputs.txt"
+
+{
+	printf '{\n'
+	printf '  "label": "%s",\n' "$label"
+	printf '  "key": "%s",\n' "$key"
+	printf '  "base_version": "%s",\n' "$(kb_json_str "$KERNEL_SRC_PKG $srcver")"
+	printf '  "kernel_version": "%s",\n' "$version"
+	printf '  "release": "%s",\n' "$release"
+	printf '  "commit": "%s",\n' "$head"
+	printf '  "base_commit": "%s",\n' "$(git -C "$repo" rev-parse kbench-base)"
+	printf '  "config_sha256": "%s",\n' "$(kb_sha256_file "$out/.config")"
+	printf '  "fragment_sha256": "%s",\n' "$(kb_sha256_file "$KCONFIG_FRAGMENT")"
+	printf '  "compiler": "%s",\n' "$(kb_json_str "$("$KCC" --version | head -n 1)")"
+	printf '  "pahole": "%s",\n' "$(kb_json_str "$(pahole --version 2>/dev/null || echo none)")"
+	printf '  "build_seconds": %d,\n' $((t1 - t0))
+	printf '  "built_at": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	printf '  "patches": ['
+	sep=
+	while IFS= read -r p; do
+		[ -n "$p" ] || continue
+		subj=$(sed -n 's/^Subject: *//p' "$p" | head -n 1 | sed 's/^\[[^]]*\] *//')
+		printf '%s\n    {"file": "%s", "subject": "%s", "sha256": "%s"}' "$sep" \
+			"$(kb_json_str "$(basename "$p")")" "$(kb_json_str "$subj")" "$(kb_sha256_file "$p")"
+		sep=,
+	done <"$list"
+	printf '\n  ]\n}\n'
+} >"$tmp/build-info.json"
+
+rm -rf "$kdir"
+mv "$tmp" "$kdir"
+ln -sfn "$kdir" "$link"
+kb_say "kernel $label: $release built in $(((t1 - t0) / 60))m$(((t1 - t0) % 60))s -> $kdir"

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Print the content key of a kernel: the sha256 over everything that
+# determines it. With -v, print the inputs instead (for build-info.json
+# and for debugging a cache miss).
+#
+#   key.sh [-v] LABEL LISTFILE
+#
+# Inputs: label (it sets the release string), source package version,
+# Kconfig fragment, every patch's bytes in order, compiler and pahole
+# versions, and the build scripts themselves.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
+
+verbose=0
+if [ "${1:-}" = -v ]; then
+	verbose=1
+	shift
+fi
+[ $# -eq 2 ] || kb_die "usage: key.sh [-v] LABEL LISTFILE"
+label=$1
+list=$2
+
+: "${KERNEL_SRC_PKG:=linux-source-6.12}"
+: "${KCONFIG_FRAGMENT:=$here/../config/bench.config}"
+: "${KCC:=gcc}"
+
+srcver=${KB_SRCVER:-$(dpkg-query -W -f='${Version}' "$KERNEL_SRC_PKG" 2>/dev/null)} ||
+	kb_die "source package $KERNEL_SRC_PKG is not installed (make deps installs it)"
+[ -f "$KCONFIG_FRAGMENT" ] || kb_die "Kconfig fragment $KCONFIG_FRAGMENT not found"
+ccver=${KB_CCVER:-$("$KCC" --version | head -n 1)}
+pahole=${KB_PAHOLEVER:-$(pahole --version 2>/dev/null || echo none)}
+
+inputs() {
+	printf 'label %s\n' "$label"
+	printf 'source %s %s\n' "$KERNEL_SRC_PKG" "$srcver"
+	printf 'fragment %s\n' "$(kb_sha256_file "$KCONFIG_FRAGMENT")"
+	printf 'compiler %s\n' "$ccver"
+	printf 'pahole %s\n' "$pahole"
+	for s in "$here"/*.sh "$here/../../scripts/lib.sh"; do
+		printf 'script %s %s\n' "$(basename "$s")" "$(kb_sha256_file "$s")"
+	done
+	while IFS= read -r p; do
+		[ -n "$p" ] || continue
+		printf 'patch %s\n' "$(kb_sha256_file "$p")"
+	done <"$list"
+}
+
+if [ "$verbose" = 1 ]; then
+	inputs
+else
+	inputs | sha256sum | cut -d' ' -f1
+fi

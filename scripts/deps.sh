@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Check that the Debian packages kbench needs are installed. As root,
+# install the missing ones with apt-get; otherwise print the exact
+# apt-get line and fail.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# One line per package, grouped by what needs it.
+PKGS=(
+	# kernel builds
+	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
+	dwarves ccache cpio kmod rsync xz-utils git python3
+	# guest image and launcher
+	qemu-system-x86 qemu-utils mmdebstrap cloud-image-utils e2fsprogs
+	# bench programs (built on the host, run in the guest)
+	clang llvm libbpf-dev linux-perf
+	# analysis and reports
+	gnuplot-nox jq
+	# tests
+	perl shellcheck
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing+=("$p") ;;
+	esac
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+	kb_verbose "all ${#PKGS[@]} packages present"
+	exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	kb_die "missing packages: ${missing[*]}
+  install them with: sudo apt-get install -y --no-install-recommends ${missing[*]}"
+fi
+
+kb_say "installing missing packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+log="${TMPDIR:-/tmp}/kbench-apt.$$.log"
+# An old or empty package list makes install fail; refresh it once.
+if ! apt-get install -y --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+	apt-get update >>"$log" 2>&1 || kb_die "apt-get update failed, see $log"
+	apt-get install -y --no-install-recommends "${missing[@]}" >>"$log" 2>&1 ||
+		kb_die "apt-get install ${missing[*]} failed, see $log"
+fi
+kb_say "installed: ${missing[*]}"

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common helpers for kbench shell scripts. Source it; do not execute it.
+# shellcheck shell=bash
+
+KB_START=$(date +%s)
+
+# Elapsed seconds since the script started, as "MmSSs".
+kb_elapsed() {
+	_now=$(date +%s)
+	_d=$((_now - KB_START))
+	printf '%dm%02ds' $((_d / 60)) $((_d % 60))
+}
+
+# Progress line on stderr: always shown, short.
+kb_say() {
+	printf 'kbench: [%s] %s\n' "$(kb_elapsed)" "$*" >&2
+}
+
+# Detail line: only with V=1.
+kb_verbose() {
+	if [ "${V:-0}" = 1 ]; then
+		printf 'kbench:   %s\n' "$*" >&2
+	fi
+}
+
+# Fatal error: says what failed and what to do.
+kb_die() {
+	printf 'kbench: error: %s\n' "$*" >&2
+	exit 1
+}
+
+# Run a command with its output going to a log file, or to the terminal
+# as well with V=1. Returns the command's status.
+kb_run_logged() {
+	_log=$1
+	shift
+	if [ "${V:-0}" = 1 ]; then
+		"$@" 2>&1 | tee -a "$_log"
+		return "${PIPESTATUS[0]}"
+	fi
+	"$@" >>"$_log" 2>&1
+}
+
+kb_sha256_file() {
+	sha256sum "$1" | cut -d' ' -f1
+}
+
+kb_sha256_str() {
+	printf '%s' "$1" | sha256sum | cut -d' ' -f1
+}
+
+# Write stdin to FILE atomically (temp file in the same dir, then rename).
+kb_atomic_write() {
+	_dst=$1
+	_tmp="$_dst.tmp.$$"
+	cat >"$_tmp"
+	mv -f "$_tmp" "$_dst"
+}
+
+# Escape a string for inclusion inside a JSON string literal.
+kb_json_str() {
+	printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
+		tr -d '\n\r'
+}
