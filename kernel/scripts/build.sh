@@ -138,8 +138,10 @@ t0=$(date +%s)
 if [ "${V:-0}" = 1 ]; then
 	kmake bzImage 2>&1 | tee -a "$log" || kb_die "build of $label failed, see $log"
 else
-	kmake bzImage >>"$log" 2>&1 &
+	# Own process group, so that an interrupted build stops all of make.
+	setsid bash -c "$(declare -f kmake); kmake bzImage" >>"$log" 2>&1 &
 	pid=$!
+	trap 'kill -TERM -- -"$pid" 2>/dev/null; kb_die "build of $label interrupted; log: $log"' INT TERM
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 30
 		kill -0 "$pid" 2>/dev/null || break
@@ -150,6 +152,7 @@ else
 		grep -n -m 5 -E 'error:|Error [0-9]' "$log" >&2 || true
 		kb_die "build of $label failed, see $log"
 	}
+	trap - INT TERM
 fi
 t1=$(date +%s)
 

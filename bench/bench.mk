@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench/: benchmark programs that run in the guest, built on the host
+# (the guest is Debian 12 with the host's glibc).
+#
+# Every bench/*.c is a benchmark module linked into kbbench, except the
+# *.bpf.c programs and the standalone tools listed in KB_TOOLS (one .c file
+# each, with its own main). A module registers itself (KB_BENCH in
+# kbbench.h), so a new benchmark is one new file and no edit here.
+
+KB_OUT := $(TOP)/build/bench
+KB_CC := cc
+KB_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
+KB_Q := $(if $(filter 1,$(V)),,@)
+
+KB_TOOLS := irqcompat
+KB_TOOL_SRCS := $(KB_TOOLS:%=$(TOP)/bench/%.c)
+KB_MOD_SRCS := $(filter-out %.bpf.c $(KB_TOOL_SRCS),$(wildcard $(TOP)/bench/*.c))
+KB_MOD_OBJS := $(KB_MOD_SRCS:$(TOP)/bench/%.c=$(KB_OUT)/obj/%.o)
+KB_TOOL_BINS := $(KB_TOOLS:%=$(KB_OUT)/%)
+
+.PHONY: bench-tools
+bench-tools: $(KB_OUT)/kbbench $(KB_TOOL_BINS)
+
+$(KB_OUT)/obj:
+	$(KB_Q)mkdir -p $@
+
+$(KB_OUT)/obj/%.o: $(TOP)/bench/%.c | $(KB_OUT)/obj
+	@$(if $(KB_Q),echo "  CC      bench/$*.c")
+	$(KB_Q)$(KB_CC) $(KB_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(KB_OUT)/kbbench: $(KB_MOD_OBJS)
+	@$(if $(KB_Q),echo "  LD      build/bench/kbbench")
+	$(KB_Q)$(KB_CC) $(KB_CFLAGS) -o $@ $^
+
+$(KB_TOOL_BINS): $(KB_OUT)/%: $(KB_OUT)/obj/%.o
+	@$(if $(KB_Q),echo "  LD      build/bench/$*")
+	$(KB_Q)$(KB_CC) $(KB_CFLAGS) -o $@ $<
+
+-include $(wildcard $(KB_OUT)/obj/*.d)

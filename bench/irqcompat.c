@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcompat: parse /proc/interrupts in the 6.12 format and in the
+ * reworked 7.2 format (spec section 4), and check that the patched kernel
+ * changes only what the rework is allowed to change.
+ *
+ *   irqcompat parse [-q] FILE              normalized summary (TSV)
+ *   irqcompat compare BASE PATCHED         6.12 read vs 7.2 read
+ *   irqcompat grow FIRST SECOND            two reads of one kernel
+ *   irqcompat statsum INTERRUPTS STAT      against /proc/stat's intr line
+ *
+ * FILE may be "-" for stdin or a /proc file. Exit 0 when everything holds,
+ * 1 with one line per violation (or a parse error naming file and line),
+ * 2 on usage errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Each count column is "%10u " in both formats. */
+#define COUNT_W		10
+#define COUNT_STRIDE	(COUNT_W + 1)
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct row {
+	int numbered;		/* "N:" device row, else a named arch row */
+	unsigned long irq;
+	char label[32];
+	size_t line;
+	int total_only;		/* one count, no per-CPU columns (6.12 ERR/MIS) */
+	unsigned long long *counts;
+	size_t ncounts;
+	char *chip;		/* device rows */
+	char *hwirq;		/* digits, may be empty */
+	char *trigger;		/* text after '-', may be empty */
+	char *actions;		/* "a, b", may be empty */
+	char *desc;		/* named rows */
+	/* layout of the chip column, for the format report */
+	int has_hw;
+	size_t chip_lead, chip_len, chip_gap, hw_digits;
+};
+
+struct table {
+	const char *path;
+	size_t ncpu;
+	unsigned long *cpus;
+	int prec;
+	struct row *rows;
+	size_t nrows;
+	size_t cap;
+};
+
+/* 7.2 hides these until their first event. */
+static const char *const hide_until_event[] = { "SPU", "RTR", "ERR", "MIS", NULL };
+/* 7.2 shows these only when their (optional) vector is allocated. */
+static const char *const vector_rows[] = {
+	"PLT", "HYP", "HRE", "HVS", "PIN", "NPI", "PIW", "PMN", NULL
+};
+/* A single total in 6.12, per-CPU counters in 7.2. */
+static const char *const percpu_in_72[] = { "ERR", "MIS", NULL };
+/*
+ * Named rows that 6.12's arch_irq_stat_cpu()/arch_irq_stat() add to the
+ * first number of /proc/stat's intr line (TLB, DFR, MIS, PIN, NPI, PIW and
+ * PMN are not added).
+ */
+static const char *const stat_counted[] = {
+	"NMI", "LOC", "SPU", "PMI", "IWI", "RTR", "PLT", "RES", "CAL", "TRM",
+	"THR", "HYP", "HRE", "HVS", "MCE", "MCP", "ERR", NULL
+};
+
+static size_t nr_violations;
+
+static int in_set(const char *const *set, const char *s)
+{
+	for (; *set; set++)
+		if (!strcmp(*set, s))
+			return 1;
+	return 0;
+}
+
+static void violation(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	nr_violations++;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		perror("irqcompat");
+		exit(2);
+	}
+	return p;
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *d = xrealloc(NULL, n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* Whole file, NUL-terminated; /proc files report size 0, so read to EOF. */
+static char *read_all(const char *path, size_t *lenp)
+{
+	size_t len = 0, cap = 64 * 1024;
+	char *buf = xrealloc(NULL, cap);
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	ssize_t n;
+
+	if (fd < 0) {
+		fprintf(stderr, "irqcompat: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	for (;;) {
+		if (cap - len < 32 * 1024) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "irqcompat: %s: %s\n", path, strerror(errno));
+			exit(1);
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	if (fd)
+		close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+static void parse_error(const struct table *t, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%zu: ", t->path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static size_t skip_spaces(const char *s, size_t i, size_t len)
+{
+	while (i < len && s[i] == ' ')
+		i++;
+	return i;
+}
+
+static void parse_header(struct table *t, const char *s, size_t len)
+{
+	size_t i = skip_spaces(s, 0, len), cap = 0;
+
+	/* "%*s" of prec + 8 blanks, then "CPU%-8d" per online CPU */
+	if (i < 9)
+		parse_error(t, 1, "header does not start with at least 9 blanks");
+	t->prec = (int)i - 8;
+	while (i < len) {
+		char *end;
+		unsigned long cpu;
+
+		if (len - i < 4 || memcmp(s + i, "CPU", 3) || !is_digit(s[i + 3]))
+			parse_error(t, 1, "header: expected CPUn at column %zu", i + 1);
+		cpu = strtoul(s + i + 3, &end, 10);
+		if (t->ncpu && cpu <= t->cpus[t->ncpu - 1])
+			parse_error(t, 1, "header: CPU%lu after CPU%lu", cpu,
+				    t->cpus[t->ncpu - 1]);
+		if (t->ncpu == cap) {
+			cap = cap ? cap * 2 : 64;
+			t->cpus = xrealloc(t->cpus, cap * sizeof(*t->cpus));
+		}
+		t->cpus[t->ncpu++] = cpu;
+		i = skip_spaces(s, (size_t)(end - s), len);
+	}
+	if (!t->ncpu)
+		parse_error(t, 1, "header lists no CPU");
+}
+
+/* "5-edge", "-edge" (no domain) or "5" (no flow name) */
+static int is_hw_token(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && is_digit(s[i]))
+		i++;
+	if (i == n)
+		return n > 0;
+	return s[i] == '-' && i + 1 < n;
+}
+
+static void parse_device_rest(struct table *t, struct row *r, const char *s,
+			      size_t len)
+{
+	size_t i = skip_spaces(s, 0, len), start, tok;
+
+	r->chip_lead = i;
+	if (i == len)
+		parse_error(t, r->line, "row %lu: no chip name", r->irq);
+	start = i;
+	while (i < len && s[i] != ' ')
+		i++;
+	r->chip = xstrndup(s + start, i - start);
+	r->chip_len = i - start;
+	tok = skip_spaces(s, i, len);
+	r->chip_gap = tok - i;
+	i = tok;
+	while (i < len && s[i] != ' ')
+		i++;
+	if (tok < len && is_hw_token(s + tok, i - tok)) {
+		const char *dash = memchr(s + tok, '-', i - tok);
+		size_t nd = dash ? (size_t)(dash - (s + tok)) : i - tok;
+
+		r->has_hw = 1;
+		r->hwirq = xstrndup(s + tok, nd);
+		r->hw_digits = nd;
+		r->trigger = dash ? xstrndup(dash + 1, (size_t)(s + i - dash - 1)) :
+				    xstrndup("", 0);
+		tok = skip_spaces(s, i, len);
+	} else {
+		r->hwirq = xstrndup("", 0);
+		r->trigger = xstrndup("", 0);
+	}
+	/* the action list runs to the end of the line */
+	while (len > tok && s[len - 1] == ' ')
+		len--;
+	r->actions = xstrndup(s + tok, len - tok);
+}
+
+static struct row *find_row(const struct table *t, const struct row *k)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		if (r->numbered != k->numbered)
+			continue;
+		if (r->numbered ? r->irq == k->irq : !strcmp(r->label, k->label))
+			return (struct row *)r;
+	}
+	return NULL;
+}
+
+static void parse_row(struct table *t, const char *s, size_t len, size_t line)
+{
+	const char *colon = memchr(s, ':', len);
+	size_t lw, lstart, i, k, want;
+	struct row *r;
+
+	if (!len)
+		parse_error(t, line, "empty line");
+	if (!colon)
+		parse_error(t, line, "no ':' after the row label");
+	lw = (size_t)(colon - s);
+	lstart = skip_spaces(s, 0, lw);
+	if (lstart == lw || lw - lstart >= sizeof(r->label))
+		parse_error(t, line, "bad row label");
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 128;
+		t->rows = xrealloc(t->rows, t->cap * sizeof(*t->rows));
+	}
+	r = &t->rows[t->nrows];
+	memset(r, 0, sizeof(*r));
+	r->line = line;
+	memcpy(r->label, s + lstart, lw - lstart);
+	r->numbered = 1;
+	for (i = lstart; i < lw; i++)
+		if (!is_digit(s[i]))
+			r->numbered = 0;
+	if (r->numbered)
+		r->irq = strtoul(r->label, NULL, 10);
+	/* labels are "%*d" / "%*s" with the header's precision */
+	want = (size_t)t->prec > lw - lstart ? (size_t)t->prec : lw - lstart;
+	if (lw != want)
+		parse_error(t, line, "row %s: label is %zu wide, header says %d",
+			    r->label, lw, t->prec);
+	if (len < lw + 2 || s[lw + 1] != ' ')
+		parse_error(t, line, "row %s: no blank after ':'", r->label);
+
+	r->counts = xrealloc(NULL, t->ncpu * sizeof(*r->counts));
+	for (k = 0; k < t->ncpu; k++) {
+		size_t f = lw + 2 + k * COUNT_STRIDE, j;
+		unsigned long long v = 0;
+
+		if (f + COUNT_W > len)
+			parse_error(t, line, "row %s: %zu count columns, header has %zu CPUs",
+				    r->label, k, t->ncpu);
+		j = skip_spaces(s, f, f + COUNT_W);
+		if (j == f + COUNT_W)
+			parse_error(t, line, "row %s: count column %zu is blank",
+				    r->label, k + 1);
+		for (; j < f + COUNT_W; j++) {
+			if (!is_digit(s[j]))
+				parse_error(t, line, "row %s: count column %zu (CPU%lu) is "
+					    "'%.*s', not a right-justified %d-wide number "
+					    "(header has %zu CPUs)", r->label, k + 1,
+					    t->cpus[k], COUNT_W, s + f, COUNT_W, t->ncpu);
+			v = v * 10 + (unsigned long long)(s[j] - '0');
+		}
+		r->counts[k] = v;
+		r->ncounts = k + 1;
+		if (f + COUNT_W == len && k == 0 && !r->numbered) {
+			/* "%*s: %10u\n": a single total */
+			r->total_only = 1;
+			break;
+		}
+		if (f + COUNT_W == len || s[f + COUNT_W] != ' ')
+			parse_error(t, line, "row %s: %zu count columns, header has %zu CPUs",
+				    r->label, k + 1, t->ncpu);
+	}
+	i = lw + 2 + r->ncounts * COUNT_STRIDE;
+	if (r->total_only)
+		i = len;
+	if (r->numbered) {
+		parse_device_rest(t, r, s + i, len - i);
+	} else {
+		size_t e = len;
+
+		i = skip_spaces(s, i, len);
+		while (e > i && s[e - 1] == ' ')
+			e--;
+		r->desc = xstrndup(s + i, e - i);
+	}
+
+	/* device rows ascend and come before the arch rows */
+	if (t->nrows) {
+		const struct row *p = &t->rows[t->nrows - 1];
+
+		if (r->numbered && !p->numbered)
+			parse_error(t, line, "device row %s after arch row %s",
+				    r->label, p->label);
+		if (r->numbered && r->irq <= p->irq)
+			parse_error(t, line, "row %lu after row %lu", r->irq, p->irq);
+	}
+	if (!r->numbered && find_row(t, r))
+		parse_error(t, line, "row %s twice", r->label);
+	t->nrows++;
+}
+
+static void parse_table(struct table *t, const char *path)
+{
+	size_t len, line = 1, off = 0;
+	char *buf = read_all(path, &len);
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	if (!len)
+		parse_error(t, 1, "empty file");
+	if (buf[len - 1] != '\n')
+		parse_error(t, 1, "file does not end in a newline (truncated read?)");
+	while (off < len) {
+		char *nl = memchr(buf + off, '\n', len - off);
+		size_t n = (size_t)(nl - (buf + off));
+
+		if (line == 1)
+			parse_header(t, buf + off, n);
+		else
+			parse_row(t, buf + off, n, line);
+		off += n + 1;
+		line++;
+	}
+	free(buf);
+}
+
+static void free_table(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++) {
+		struct row *r = &t->rows[i];
+
+		free(r->counts);
+		free(r->chip);
+		free(r->hwirq);
+		free(r->trigger);
+		free(r->actions);
+		free(r->desc);
+	}
+	free(t->rows);
+	free(t->cpus);
+}
+
+static unsigned long long row_sum(const struct row *r)
+{
+	unsigned long long s = 0;
+	size_t k;
+
+	for (k = 0; k < r->ncounts; k++)
+		s += r->counts[k];
+	return s;
+}
+
+/* How the chip column is aligned: "right8" (6.12), "leftW" (7.2), "mixed". */
+static void chip_layout(const struct table *t, char *out, size_t outsz)
+{
+	size_t maxlen = 0, i, w, hw_pad;
+	int right = 1, left = 1, any = 0;
+
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].numbered && t->rows[i].chip_len > maxlen)
+			maxlen = t->rows[i].chip_len;
+	w = maxlen > 8 ? maxlen : 8;
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		if (!r->numbered || !r->has_hw)
+			continue;
+		any = 1;
+		hw_pad = (size_t)t->prec > r->hw_digits ? (size_t)t->prec - r->hw_digits : 0;
+		/* 6.12: " %8s" then " %*lu" */
+		if (r->chip_lead != 1 + (r->chip_len < 8 ? 8 - r->chip_len : 0) ||
+		    r->chip_gap != 1 + hw_pad)
+			right = 0;
+		/* 7.2: " %-*s" to the longest name (at least 8), then " %*lu" */
+		if (r->chip_lead != 1 || r->chip_len + r->chip_gap != w + 1 + hw_pad)
+			left = 0;
+	}
+	if (!any)
+		snprintf(out, outsz, "unknown");
+	else if (right && left)
+		snprintf(out, outsz, "right8=left%zu", w);
+	else if (right)
+		snprintf(out, outsz, "right8");
+	else if (left)
+		snprintf(out, outsz, "left%zu", w);
+	else
+		snprintf(out, outsz, "mixed");
+}
+
+static void print_table(const struct table *t)
+{
+	size_t i, k, ndev = 0;
+	char layout[32];
+
+	for (i = 0; i < t->nrows; i++)
+		ndev += t->rows[i].numbered;
+	chip_layout(t, layout, sizeof(layout));
+	printf("summary\tcpus=%zu\tdevice_rows=%zu\tarch_rows=%zu\n", t->ncpu,
+	       ndev, t->nrows - ndev);
+	printf("layout\tprec=%d\tchip=%s\n", t->prec, layout);
+	printf("cpus\t");
+	for (k = 0; k < t->ncpu; k++)
+		printf("%sCPU%lu", k ? " " : "", t->cpus[k]);
+	putchar('\n');
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		printf("%s\t%s\t%s", r->numbered ? "irq" : "arch", r->label,
+		       r->total_only ? "total " : "");
+		for (k = 0; k < r->ncounts; k++)
+			printf("%s%llu", k ? " " : "", r->counts[k]);
+		if (r->numbered)
+			printf("\t%s\t%s%s%s\t%s\n", r->chip, r->hwirq,
+			       *r->trigger ? "-" : "", r->trigger, r->actions);
+		else
+			printf("\t%s\n", r->desc);
+	}
+}
+
+static int cmd_parse(int argc, char **argv)
+{
+	struct table t;
+	int quiet = 0;
+
+	if (argc == 2 && !strcmp(argv[0], "-q")) {
+		quiet = 1;
+		argv++;
+		argc--;
+	}
+	if (argc != 1)
+		return -1;
+	parse_table(&t, argv[0]);
+	if (!quiet)
+		print_table(&t);
+	free_table(&t);
+	return 0;
+}
+
+static void cpu_list(const struct table *t, char *out, size_t outsz)
+{
+	size_t k, o = 0;
+
+	out[0] = '\0';
+	for (k = 0; k < t->ncpu && o + 16 < outsz; k++)
+		o += (size_t)snprintf(out + o, outsz - o, "%sCPU%lu", k ? " " : "",
+				      t->cpus[k]);
+	if (k < t->ncpu)
+		snprintf(out + o, outsz - o, " ...");
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct table b, p;
+	size_t i, last = 0;
+	int header_same;
+
+	if (argc != 2)
+		return -1;
+	parse_table(&b, argv[0]);
+	parse_table(&p, argv[1]);
+
+	header_same = b.ncpu == p.ncpu &&
+		      !memcmp(b.cpus, p.cpus, b.ncpu * sizeof(*b.cpus));
+	if (!header_same) {
+		char cb[256], cp[256];
+
+		cpu_list(&b, cb, sizeof(cb));
+		cpu_list(&p, cp, sizeof(cp));
+		violation("header: CPU columns differ: base '%s', patched '%s'", cb, cp);
+	}
+
+	for (i = 0; i < b.nrows; i++) {
+		const struct row *rb = &b.rows[i];
+		const struct row *rp = find_row(&p, rb);
+
+		if (!rp) {
+			if (rb->numbered)
+				violation("row %s: device row missing in patched", rb->label);
+			else if (!in_set(hide_until_event, rb->label) &&
+				 !in_set(vector_rows, rb->label))
+				violation("row %s: missing in patched (only SPU RTR ERR MIS "
+					  "and vector rows may be hidden)", rb->label);
+			continue;
+		}
+		/* the rows that both print keep their relative order */
+		if (!rb->numbered) {
+			size_t pi = (size_t)(rp - p.rows);
+
+			if (pi < last)
+				violation("row %s: out of order in patched", rb->label);
+			last = pi;
+		}
+		if (rb->numbered) {
+			if (strcmp(rb->chip, rp->chip))
+				violation("row %s: chip differs: base '%s', patched '%s'",
+					  rb->label, rb->chip, rp->chip);
+			if (strcmp(rb->hwirq, rp->hwirq) || strcmp(rb->trigger, rp->trigger))
+				violation("row %s: hwirq/trigger differs: base '%s-%s', "
+					  "patched '%s-%s'", rb->label, rb->hwirq,
+					  rb->trigger, rp->hwirq, rp->trigger);
+			if (strcmp(rb->actions, rp->actions))
+				violation("row %s: actions differ: base '%s', patched '%s'",
+					  rb->label, rb->actions, rp->actions);
+			continue;
+		}
+		if (rb->total_only != rp->total_only) {
+			if (!rb->total_only || !in_set(percpu_in_72, rb->label))
+				violation("row %s: %s in base but %s in patched", rb->label,
+					  rb->total_only ? "a single total" : "per-CPU",
+					  rp->total_only ? "a single total" : "per-CPU");
+			/* ERR/MIS gain per-CPU columns and a text in 7.2 */
+			continue;
+		}
+		if (strcmp(rb->desc, rp->desc))
+			violation("row %s: text differs: base '%s', patched '%s'",
+				  rb->label, rb->desc, rp->desc);
+	}
+	for (i = 0; i < p.nrows; i++) {
+		const struct row *rp = &p.rows[i];
+
+		if (!find_row(&b, rp))
+			violation("row %s: only in patched", rp->label);
+	}
+	free_table(&b);
+	free_table(&p);
+	return 0;
+}
+
+static int cmd_grow(int argc, char **argv)
+{
+	struct table a, b;
+	size_t i, k, j;
+
+	if (argc != 2)
+		return -1;
+	parse_table(&a, argv[0]);
+	parse_table(&b, argv[1]);
+	for (i = 0; i < a.nrows; i++) {
+		const struct row *ra = &a.rows[i];
+		const struct row *rb = find_row(&b, ra);
+
+		if (!rb) {
+			violation("row %s: in the first read, missing in the second",
+				  ra->label);
+			continue;
+		}
+		if (ra->numbered && (strcmp(ra->chip, rb->chip) ||
+				     strcmp(ra->actions, rb->actions)))
+			violation("row %s: chip/actions changed: '%s %s' then '%s %s'",
+				  ra->label, ra->chip, ra->actions, rb->chip, rb->actions);
+		if (ra->total_only != rb->total_only) {
+			violation("row %s: total/per-CPU form changed", ra->label);
+			continue;
+		}
+		if (ra->total_only) {
+			if (rb->counts[0] < ra->counts[0])
+				violation("row %s: total went down: %llu then %llu",
+					  ra->label, ra->counts[0], rb->counts[0]);
+			continue;
+		}
+		/* compare the CPUs online in both reads (hotplug may differ) */
+		for (k = 0, j = 0; k < a.ncpu && j < b.ncpu;) {
+			if (a.cpus[k] < b.cpus[j]) {
+				k++;
+			} else if (a.cpus[k] > b.cpus[j]) {
+				j++;
+			} else {
+				if (rb->counts[j] < ra->counts[k])
+					violation("row %s: CPU%lu went down: %llu then %llu",
+						  ra->label, a.cpus[k], ra->counts[k],
+						  rb->counts[j]);
+				k++;
+				j++;
+			}
+		}
+	}
+	free_table(&a);
+	free_table(&b);
+	return 0;
+}
+
+static int cmd_statsum(int argc, char **argv)
+{
+	unsigned long long *st = NULL, total, numbered = 0, arch = 0;
+	size_t len, n = 0, cap = 0, i;
+	char *buf, *p, *end;
+	struct table t;
+
+	if (argc != 2)
+		return -1;
+	parse_table(&t, argv[0]);
+	buf = read_all(argv[1], &len);
+	p = strstr(buf, "\nintr ");
+	if (!p && !strncmp(buf, "intr ", 5))
+		p = buf;
+	else if (p)
+		p++;
+	if (!p) {
+		fprintf(stderr, "irqcompat: %s: no intr line\n", argv[1]);
+		exit(1);
+	}
+	p += 5;
+	/* "intr TOTAL irq0 irq1 ... irq(nr_irqs - 1)" */
+	for (;;) {
+		unsigned long long v;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\n' || !*p)
+			break;
+		errno = 0;
+		v = strtoull(p, &end, 10);
+		if (end == p || errno || (*end != ' ' && *end != '\n' && *end)) {
+			fprintf(stderr, "irqcompat: %s: bad number in the intr line\n",
+				argv[1]);
+			exit(1);
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			st = xrealloc(st, cap * sizeof(*st));
+		}
+		st[n++] = v;
+		p = end;
+	}
+	if (!n) {
+		fprintf(stderr, "irqcompat: %s: empty intr line\n", argv[1]);
+		exit(1);
+	}
+	total = st[0];
+	for (i = 0; i < t.nrows; i++) {
+		const struct row *r = &t.rows[i];
+		unsigned long long s = row_sum(r);
+
+		if (!r->numbered) {
+			if (in_set(stat_counted, r->label))
+				arch += s;
+			continue;
+		}
+		numbered += s;
+		if (r->irq + 1 >= n) {
+			violation("row %lu: beyond the %zu per-irq fields of /proc/stat",
+				  r->irq, n - 1);
+			continue;
+		}
+		/* stat is read after interrupts and also counts offline CPUs */
+		if (st[r->irq + 1] < s)
+			violation("row %lu: /proc/stat has %llu, /proc/interrupts sums "
+				  "to %llu", r->irq, st[r->irq + 1], s);
+	}
+	if (total < numbered + arch)
+		violation("intr total %llu is below the device rows' %llu plus the "
+			  "counted arch rows' %llu", total, numbered, arch);
+	if (!nr_violations)
+		printf("statsum ok: intr=%llu device=%llu arch=%llu irq_fields=%zu\n",
+		       total, numbered, arch, n - 1);
+	free(st);
+	free(buf);
+	free_table(&t);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: irqcompat parse [-q] FILE\n"
+		"       irqcompat compare BASE_FILE PATCHED_FILE\n"
+		"       irqcompat grow FIRST_FILE SECOND_FILE\n"
+		"       irqcompat statsum INTERRUPTS_FILE PROC_STAT_FILE\n"
+		"FILE may be - (stdin). Exit 0: holds; 1: violations or a parse "
+		"error; 2: usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} cmds[] = {
+		{ "parse", cmd_parse },
+		{ "compare", cmd_compare },
+		{ "grow", cmd_grow },
+		{ "statsum", cmd_statsum },
+	};
+	size_t i;
+
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; argc >= 2 && i < ARRAY_SIZE(cmds); i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		if (cmds[i].fn(argc - 2, argv + 2)) {
+			usage(stderr);
+			return 2;
+		}
+		if (fflush(stdout) || ferror(stdout)) {
+			perror("irqcompat: stdout");
+			return 2;
+		}
+		return nr_violations ? 1 : 0;
+	}
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench/kbbench: the registry, the CSV contract and the procirq_read bench
+# (run on the host itself: reading its /proc/interrupts is harmless), and
+# bench/perfstat2csv.sh.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kb=$top/build/bench/kbbench
+p2c=$top/bench/perfstat2csv.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+header='workload,variant,point,metric,unit,better,clock,rep,value'
+
+n=0
+fail=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fail=1
+	fi
+}
+check() {
+	local desc=$1 want=$2 rc=0
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = "$want" ]; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc (exit $rc, wanted $want)"
+		sed 's/^/# /' "$tmp/out" "$tmp/err"
+	fi
+}
+# csv_ok FILE WORKLOAD VARIANT POINT CLOCK: every row after the header is valid
+csv_ok() {
+	awk -F, -v w="$2" -v v="$3" -v p="$4" -v c="$5" '
+		NF != 9 { print "line " NR ": " NF " fields"; bad = 1; next }
+		$1 != w || $2 != v || $3 != p || $7 != c { print "line " NR ": bad key fields: " $0; bad = 1 }
+		$4 !~ /^[a-z0-9_]+$/ || $5 == "" { print "line " NR ": bad metric/unit: " $0; bad = 1 }
+		$6 != "lower" && $6 != "higher" { print "line " NR ": bad better: " $0; bad = 1 }
+		$8 !~ /^[1-9][0-9]*$/ { print "line " NR ": bad rep: " $0; bad = 1 }
+		$9 !~ /^[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/ { print "line " NR ": bad value: " $0; bad = 1 }
+		END { exit bad }' "$1"
+}
+
+echo "1..22"
+
+if ! make -s -C "$top" -j1 bench-tools >"$tmp/make" 2>&1; then
+	echo "Bail out! make bench-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
+	exit 1
+fi
+
+# 1-2: registry
+check "kbbench --list" 0 "$kb" --list
+if grep -q $'^procirq_read\t' "$tmp/out"; then ok 0 "registry lists procirq_read"; else ok 1 "registry lists procirq_read"; sed 's/^/# /' "$tmp/out"; fi
+
+# 3-9: the CSV of a short run on the host
+check "procirq_read --reps 3 --warmup 1 --loops 5 --clock wall" 0 \
+	"$kb" procirq_read --reps 3 --warmup 1 --loops 5 --clock wall
+cp "$tmp/out" "$tmp/run.csv"
+if [ "$(head -n 1 "$tmp/run.csv")" = "$header" ]; then ok 0 "CSV header"; else ok 1 "CSV header: $(head -n 1 "$tmp/run.csv")"; fi
+tail -n +2 "$tmp/run.csv" >"$tmp/rows"
+if csv_ok "$tmp/rows" procirq-read default none wall >"$tmp/why"; then ok 0 "every row has 9 valid fields"; else ok 1 "every row has 9 valid fields"; sed 's/^/# /' "$tmp/why"; fi
+good=0
+for m in ns_per_read bytes_per_read irq_rows cpu_columns; do
+	reps=$(awk -F, -v m="$m" '$4 == m { printf "%s ", $8 }' "$tmp/rows")
+	[ "$reps" = "1 2 3 " ] || { echo "# $m: reps '$reps', wanted '1 2 3 '"; good=1; }
+done
+ok "$good" "3 lines (reps 1..3, warm-up not printed) for each of the 4 metrics"
+if [ "$(wc -l <"$tmp/rows")" = 12 ]; then ok 0 "12 rows in all"; else ok 1 "12 rows in all: $(wc -l <"$tmp/rows")"; fi
+cpus=$(head -n 1 /proc/interrupts | grep -o 'CPU[0-9]*' | wc -l)
+rows=$(($(wc -l </proc/interrupts) - 1))
+got=$(awk -F, '$4 == "cpu_columns" && $8 == 1 { print $9 }' "$tmp/rows")
+if [ "$got" = "$cpus" ]; then ok 0 "cpu_columns matches the host ($cpus)"; else ok 1 "cpu_columns $got, host has $cpus"; fi
+got=$(awk -F, '$4 == "irq_rows" && $8 == 1 { print $9 }' "$tmp/rows")
+# a device may register between the two reads; allow +-2
+if [ -n "$got" ] && [ "$got" -ge $((rows - 2)) ] && [ "$got" -le $((rows + 2)) ]; then
+	ok 0 "irq_rows matches the host ($rows)"
+else
+	ok 1 "irq_rows '$got', host has $rows"
+fi
+
+# 10-12: point/variant/workload and per-sample perf counters
+check "--point, --variant, --workload and --perf" 0 "$kb" procirq_read --reps 2 --warmup 0 \
+	--loops 3 --clock icount --point 'vcpus=2;mode=x' --variant patched --workload wl-a --perf
+tail -n +2 "$tmp/out" >"$tmp/rows"
+if csv_ok "$tmp/rows" wl-a patched 'vcpus=2;mode=x' icount >"$tmp/why"; then ok 0 "fields echoed"; else ok 1 "fields echoed"; sed 's/^/# /' "$tmp/why"; fi
+if [ "$(grep -c ',task_clock_ms,ms,lower,' "$tmp/rows")" = 2 ] &&
+	[ "$(grep -c ',page_faults,count,lower,' "$tmp/rows")" = 2 ]; then
+	ok 0 "--perf adds task_clock_ms and page_faults per sample"
+else
+	ok 1 "--perf adds task_clock_ms and page_faults per sample"
+	sed 's/^/# /' "$tmp/out" "$tmp/err"
+fi
+
+# 13-16: bad command lines fail and say why
+check "missing --clock is an error" 2 "$kb" procirq_read --reps 1 --warmup 0
+check "--clock other than icount|wall is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock tsc
+check "a point with a comma is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --point a=1,b=2
+check "an unknown bench option is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --nope 1
+
+# 17-20: perfstat2csv.sh
+if command -v shellcheck >/dev/null; then
+	check "shellcheck bench/*.sh" 0 shellcheck "$top"/bench/*.sh
+else
+	ok 1 "shellcheck bench/*.sh: shellcheck is not installed (apt-get install shellcheck)"
+fi
+printf '# started on Thu Dec  3 11:09:55 2026\n\n1.93,msec,task-clock,1930922,100.00,0.705,CPUs utilized\n0,,context-switches,1930922,100.00,0.000,/sec\n62,,page-faults,1930922,100.00,32.109,K/sec\n' >"$tmp/perf.txt"
+check "perfstat2csv.sh converts perf stat -x, output" 0 "$p2c" --workload procirq-read \
+	--variant patched --point vcpus=1 --clock icount "$tmp/perf.txt"
+printf 'procirq-read,patched,vcpus=1,task_clock_ms,ms,lower,icount,0,1.93\nprocirq-read,patched,vcpus=1,context_switches,count,lower,icount,0,0\nprocirq-read,patched,vcpus=1,page_faults,count,lower,icount,0,62\n' >"$tmp/want"
+if cmp -s "$tmp/out" "$tmp/want"; then ok 0 "perfstat2csv.sh rows"; else ok 1 "perfstat2csv.sh rows"; diff "$tmp/want" "$tmp/out" | sed 's/^/# /'; fi
+printf '<not supported>,,cycles,0,100.00,,\n' >"$tmp/perf.bad"
+check "perfstat2csv.sh fails on an event perf could not count" 1 "$p2c" --workload a \
+	--variant b --point none --clock wall "$tmp/perf.bad"
+
+# 21-22: one more C file is all a new bench needs (built here in $tmp)
+cat >"$tmp/zz_demo.c" <<'EOC'
+// SPDX-License-Identifier: GPL-2.0
+#include "kbbench.h"
+static const struct kb_metric demo_metrics[] = { { "one", "count", KB_HIGHER } };
+static int demo_run(double *vals)
+{
+	vals[0] = 1;
+	return 0;
+}
+static const struct kb_bench zz_demo = {
+	.name = "zz_demo", .help = "demo", .metrics = demo_metrics,
+	.nr_metrics = 1, .run = demo_run,
+};
+KB_BENCH(zz_demo);
+EOC
+if cc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$top/bench" -o "$tmp/kb2" \
+	"$top/bench/kbbench.c" "$top/bench/procirq_read.c" "$tmp/zz_demo.c" 2>"$tmp/err" &&
+	"$tmp/kb2" --list >"$tmp/out" && [ "$(cut -f1 "$tmp/out" | tr '\n' ' ')" = "procirq_read zz_demo " ]; then
+	ok 0 "a second module registers itself (linker section)"
+else
+	ok 1 "a second module registers itself (linker section)"
+	sed 's/^/# /' "$tmp/err" "$tmp/out"
+fi
+want='zz-demo,default,none,one,count,higher,wall,1,1 zz-demo,default,none,one,count,higher,wall,2,1 '
+if "$tmp/kb2" zz_demo --reps 2 --warmup 1 --clock wall >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(tail -n +2 "$tmp/out" | tr '\n' ' ')" = "$want" ]; then
+	ok 0 "the new bench runs and prints its rows"
+else
+	ok 1 "the new bench runs and prints its rows"
+	sed 's/^/# /' "$tmp/out" "$tmp/err"
+fi
+
+exit "$fail"
