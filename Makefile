@@ -12,7 +12,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 export KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS
 export IMAGE ROOT ACCEL CLOCK VCPUS MEM BOOT_TIMEOUT BOOTS WORKLOADS QUICK
-export PROFILE FORCE V TOP
+export PROFILE FORCE V TOP RESUME BENCH_VCPUS NEW OLD REF RUN SERIES
 
 # Kernel pointers: $(KBENCH_CACHE)/labels/<label> links to the kernel's
 # content-addressed build directory (bzImage, vmlinux, config, build-info.json).
@@ -59,8 +59,12 @@ include $(sort $(wildcard images/*.mk bench/*.mk workloads/*.mk analysis/*.mk te
 
 test: test-unit test-vm
 
-test-unit: deps
+test-unit: deps bench-tools analysis-tools
 	prove -r tests/unit
+
+# The VM tests need both kernels and the image; they boot guests.
+test-vm: deps kernels image bench-tools analysis-tools
+	prove -r tests/vm
 
 clean:
 	rm -rf build

@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench / bench-compare / calibrate: run the workloads on two kernels
+# into a new run directory, then write the report.
+#
+#   compare.sh [--no-report] [--calibrate]
+#
+# --calibrate runs baseline against baseline (an A/A run: two sets of
+# boots of one kernel) and stores the measured noise floor, which later
+# comparisons use as their minimum effect.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+
+report=1 calibrate=0
+for a in "$@"; do
+	case "$a" in
+	--no-report) report=0 ;;
+	--calibrate) calibrate=1 ;;
+	*) kb_die "compare.sh: unknown argument '$a'" ;;
+	esac
+done
+
+# A new run directory, never an existing one, unless resuming.
+new_run_dir() {
+	local base d i=1
+	base=$top/reports/$(date +%Y%m%d-%H%M%S)$1
+	d=$base
+	while [ -e "$d" ]; do
+		i=$((i + 1))
+		d=$base-$i
+	done
+	mkdir -p "$d"
+	printf '%s\n' "$d"
+}
+
+if [ -n "${RESUME:-}" ]; then
+	run=$RESUME
+	[ -d "$run/raw" ] || kb_die "RESUME=$run is not a run directory (no raw/)"
+	kb_say "resuming $run"
+elif [ "$calibrate" = 1 ]; then
+	run=$(new_run_dir -aa)
+else
+	run=$(new_run_dir "")
+fi
+
+if [ "$calibrate" = 1 ]; then
+	"$here/run.sh" --run "$run" --kernel baseline=baseline --kernel aa=baseline
+	floor=$run/floor.json
+	"$top/build/analysis/kbstat" floor "$run" --a baseline --b aa --out "$floor"
+	mkdir -p "$KBENCH_CACHE/calibration"
+	cp "$floor" "$KBENCH_CACHE/calibration/.floor.tmp"
+	cp "$run/fingerprint.json" "$KBENCH_CACHE/calibration/.fingerprint.tmp"
+	mv -f "$KBENCH_CACHE/calibration/.floor.tmp" "$KBENCH_CACHE/calibration/floor.json"
+	mv -f "$KBENCH_CACHE/calibration/.fingerprint.tmp" "$KBENCH_CACHE/calibration/fingerprint.json"
+	kb_say "noise floor stored: $KBENCH_CACHE/calibration/floor.json (from $run)"
+	if [ "$report" = 1 ]; then
+		BASE=baseline NEW_LABEL=aa "$top/analysis/report.sh" "$run"
+		kb_say "A/A report: $run/index.html"
+		cat "$run/summary.txt"
+	fi
+	exit 0
+fi
+
+"$here/run.sh" --run "$run" --kernel baseline=baseline --kernel patched=patched
+
+# The calibrated floor applies only to runs made the same way.
+cal=$KBENCH_CACHE/calibration
+if [ -f "$cal/floor.json" ] && [ ! -f "$run/floor.json" ]; then
+	if "$top/analysis/fpdiff.sh" "$cal/fingerprint.json" "$run/fingerprint.json" >"$run/.floor-fpdiff" 2>&1; then
+		cp "$cal/floor.json" "$run/floor.json"
+		kb_say "using the calibrated noise floor from $cal/floor.json"
+	else
+		kb_say "not using $cal/floor.json: its A/A run differs from this one in: $(tr '\n' ' ' <"$run/.floor-fpdiff")"
+	fi
+	rm -f "$run/.floor-fpdiff"
+fi
+
+[ "$report" = 1 ] || { kb_say "raw results: $run/raw (make report RUN=$run)"; exit 0; }
+"$top/analysis/report.sh" "$run"
+kb_say "report: $run/index.html"
+cat "$run/summary.txt"

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side runner: the payload's 'run'. The launcher's guest agent calls
+# it as root: run RESULTS_DIR. It runs every line of plan.tsv next to it
+# under perf stat and writes one CSV per workload into RESULTS_DIR/raw/.
+#
+# plan.tsv columns (tab-separated):
+#   workload bench variant point reps warmup clock args
+# point is "vcpus=N;k=v;..."; each k=v except vcpus becomes "--k v".
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+res=$1
+mkdir -p "$res/raw" "$res/perf"
+bin=$here/bin
+status=0
+
+say() {
+	echo "kbench-run: $*"
+	echo "kbench-run: $*" >/dev/console 2>/dev/null || true
+}
+
+# Facts the host records next to the samples.
+{
+	echo "uname=$(uname -r)"
+	echo "cmdline=$(cat /proc/cmdline)"
+	echo "nproc=$(nproc)"
+	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+} >"$res/guest-info.txt"
+cp /proc/interrupts "$res/interrupts.txt" 2>/dev/null || true
+
+n=0
+total=$(grep -c . "$here/plan.tsv" || true)
+tab=$(printf '\t')
+while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
+	[ -n "$wl" ] || continue
+	n=$((n + 1))
+	extra=""
+	oldifs=$IFS
+	IFS=';'
+	for kv in $point; do
+		k=${kv%%=*}
+		v=${kv#*=}
+		[ "$k" = vcpus ] || [ "$kv" = none ] || extra="$extra --$k $v"
+	done
+	IFS=$oldifs
+	say "$n/$total $wl variant=$variant point=$point"
+	csv=$res/raw/$wl.csv
+	tmp=$res/raw/.$wl.$n.tmp
+	tag=$(printf '%s-%s-%s' "$wl" "$variant" "$point" | tr ';=/' '_-_')
+	# shellcheck disable=SC2086 # args and extra are word lists
+	if perf stat -x, -e task-clock,context-switches,page-faults \
+		-o "$res/perf/$tag.txt" -- \
+		"$bin/kbbench" "$bench" --workload "$wl" --variant "$variant" \
+		--point "$point" --reps "$reps" --warmup "$warmup" \
+		--clock "$clock" $args $extra >"$tmp" 2>"$res/perf/$tag.err"; then
+		# One header per CSV, however many points it holds.
+		if [ -s "$csv" ]; then
+			tail -n +2 "$tmp" >>"$csv"
+		else
+			cat "$tmp" >"$csv"
+		fi
+		rm -f "$tmp"
+	else
+		rc=$?
+		say "error: $wl point=$point variant=$variant exited $rc: $(tail -n 3 "$res/perf/$tag.err" | tr '\n' ' ')"
+		mv "$tmp" "$res/raw/$wl.failed-$n.csv" 2>/dev/null || true
+		status=1
+	fi
+done <"$here/plan.tsv"
+
+cp /proc/interrupts "$res/interrupts-after.txt" 2>/dev/null || true
+exit "$status"

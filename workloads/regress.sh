@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make regression-check: is the NEW revision of the series worse than OLD?
+#
+# Builds NEW's kernel (and OLD's, unless it is the series `make kernels`
+# built), runs the workloads on baseline, OLD and NEW interleaved, then
+# compares NEW with OLD and NEW with the baseline. Exits 1 when any metric
+# of NEW is worse than OLD by the verdict rules, listing each regression;
+# 0 otherwise. REF=reports/<id> takes OLD's samples (its "patched" kernel)
+# from a stored run instead of booting OLD again, if the fingerprints match.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+: "${OLD:=kernel/series}" "${SERIES:=kernel/series}"
+
+[ -n "${NEW:-}" ] || kb_die "make regression-check needs NEW=<series file | patch dir | mbox> (the new revision)"
+abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }
+
+# The patches' content, to recognise a revision already built.
+series_sum() {
+	local tmp
+	tmp=$(mktemp -d)
+	"$top/kernel/scripts/series.sh" "$(abspath "$1")" "$tmp" | while IFS= read -r p; do
+		kb_sha256_file "$p"
+	done | sha256sum | cut -d' ' -f1
+	rm -rf "$tmp"
+}
+
+new_sum=$(series_sum "$NEW")
+old_sum=$(series_sum "$OLD")
+patched_sum=$(series_sum "$SERIES")
+
+if [ "$old_sum" = "$patched_sum" ]; then
+	old_label=patched
+else
+	"$top/kernel/scripts/build.sh" old "$(abspath "$OLD")"
+	old_label=old
+fi
+if [ "$new_sum" = "$old_sum" ]; then
+	kb_say "NEW has the same patches as OLD: using one kernel for both"
+	new_label=$old_label
+else
+	"$top/kernel/scripts/build.sh" new "$(abspath "$NEW")"
+	new_label=new
+fi
+
+run=$top/reports/$(date +%Y%m%d-%H%M%S)-regress
+i=1
+while [ -e "$run" ]; do i=$((i + 1)); run=$top/reports/$(date +%Y%m%d-%H%M%S)-regress-$i; done
+mkdir -p "$run"
+{
+	echo "NEW=$NEW ($new_label, patches sha256 $new_sum)"
+	echo "OLD=$OLD ($old_label, patches sha256 $old_sum)"
+	echo "REF=${REF:-}"
+} >"$run/revisions.txt"
+
+if [ -n "${REF:-}" ]; then
+	[ -d "$REF/raw/patched" ] || kb_die "REF=$REF has no raw/patched samples to stand for OLD"
+	"$here/run.sh" --run "$run" --kernel baseline=baseline --kernel new="$new_label"
+	if ! "$top/analysis/fpdiff.sh" "$REF/fingerprint.json" "$run/fingerprint.json" >"$run/ref-fpdiff.txt"; then
+		if [ "${FORCE:-0}" = 1 ]; then
+			kb_say "warning: REF differs from this run (FORCE=1): $(tr '\n' ' ' <"$run/ref-fpdiff.txt")"
+		else
+			kb_die "REF=$REF was not made the same way as this run; differing fields: $(tr '\n' ' ' <"$run/ref-fpdiff.txt") (FORCE=1 compares anyway)"
+		fi
+	fi
+	mkdir -p "$run/raw/old"
+	cp -r "$REF/raw/patched/." "$run/raw/old/"
+else
+	"$here/run.sh" --run "$run" --kernel baseline=baseline --kernel old="$old_label" --kernel new="$new_label"
+fi
+
+kbstat=$top/build/analysis/kbstat
+floor=()
+[ -f "$KBENCH_CACHE/calibration/floor.json" ] && floor=(--floor "$KBENCH_CACHE/calibration/floor.json")
+"$kbstat" compare "$run" --base old --new new "${floor[@]}" --out "$run/new-vs-old.json"
+"$kbstat" compare "$run" --base baseline --new new "${floor[@]}" --out "$run/new-vs-baseline.json"
+"$kbstat" summary "$run/new-vs-old.json" --format txt >"$run/new-vs-old.txt"
+"$kbstat" summary "$run/new-vs-baseline.json" --format txt >"$run/new-vs-baseline.txt"
+BASE=old NEW_LABEL=new "$top/analysis/report.sh" "$run"
+
+echo "== NEW vs OLD"
+cat "$run/new-vs-old.txt"
+echo "== NEW vs baseline"
+cat "$run/new-vs-baseline.txt"
+
+regressions=$("$here/verdicts.sh" worse "$run/new-vs-old.json")
+if [ -n "$regressions" ]; then
+	printf 'kbench: REGRESSION: NEW is worse than OLD in:\n%s\n' "$regressions" >&2
+	kb_say "report: $run/index.html"
+	exit 1
+fi
+kb_say "no regression of NEW against OLD; report: $run/index.html"

@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the workloads on a set of kernels, interleaved, into a run directory.
+#
+#   run.sh --run DIR --kernel NAME=LABEL [--kernel NAME=LABEL ...]
+#
+# NAME is how the kernel appears in raw/<NAME>/ and the report; LABEL is
+# the kernel in $KBENCH_CACHE/labels/ (an A/A run uses one LABEL twice).
+# Boots go A B A B ... BOOTS times per kernel and per vCPU count, so host
+# drift lands on every kernel alike. A boot whose raw data is complete
+# (raw/<NAME>/<boot>/.done) is skipped, so an interrupted run resumes when
+# given the same DIR. Environment: BOOTS, WORKLOADS, QUICK, BENCH_VCPUS,
+# ACCEL, IMAGE, ROOT, V (see bench.conf).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+# shellcheck source=workloads/wl.sh
+. "$here/wl.sh"
+
+: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+: "${BOOTS:=3}" "${WORKLOADS:=}" "${QUICK:=0}"
+
+run='' names=() labels=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--run) run=$2; shift 2 ;;
+	--kernel)
+		case "$2" in
+		*=*) names+=("${2%%=*}"); labels+=("${2#*=}") ;;
+		*) kb_die "--kernel wants NAME=LABEL, got '$2'" ;;
+		esac
+		shift 2 ;;
+	*) kb_die "run.sh: unknown argument '$1'" ;;
+	esac
+done
+[ -n "$run" ] || kb_die "run.sh: --run DIR is required"
+[ "${#names[@]}" -ge 1 ] || kb_die "run.sh: give at least one --kernel NAME=LABEL"
+case "$BOOTS" in '' | *[!0-9]* | 0) kb_die "BOOTS must be a positive number, not '$BOOTS'" ;; esac
+
+for i in "${!labels[@]}"; do
+	kd=$KBENCH_CACHE/labels/${labels[$i]}
+	[ -f "$kd/bzImage" ] || kb_die "kernel '${labels[$i]}' is not built ($kd/bzImage missing): run make kernels"
+done
+
+# Workload files: all of them, or the WORKLOADS=a,b list.
+wls=()
+if [ -n "$WORKLOADS" ]; then
+	IFS=, read -r -a want <<<"$WORKLOADS"
+	for w in "${want[@]}"; do
+		[ -f "$here/$w.wl" ] || kb_die "WORKLOADS: no workload '$w' (no $here/$w.wl; have: $(cd "$here" && printf '%s ' *.wl))"
+		wls+=("$here/$w.wl")
+	done
+else
+	for f in "$here"/*.wl; do wls+=("$f"); done
+fi
+[ "${#wls[@]}" -gt 0 ] || kb_die "no workload files in $here"
+
+mkdir -p "$run/raw" "$run/boots" "$run/payload"
+make -s -C "$top" bench-tools >/dev/null || kb_die "building the bench programs failed (make bench-tools)"
+
+# The plan: for each vCPU count, the plan.tsv lines of every workload.
+declare -A plan_lines=() group_mem=() group_timeout=() group_clock=() group_queues=()
+for f in "${wls[@]}"; do
+	wl_load "$f"
+	vlist=${WL[matrix.vcpus]}
+	if [ -n "${BENCH_VCPUS:-}" ]; then
+		vlist=$BENCH_VCPUS
+	fi
+	for v in $vlist; do
+		for variant in ${WL[variants]}; do
+			while IFS= read -r pt; do
+				point="vcpus=$v"
+				[ "$pt" = none ] || point="$point;$pt"
+				plan_lines[$v]+="${WL[name]}	${WL[bench]}	$variant	$point	${WL[reps]}	${WL[warmup]}	${WL[clock]}	${WL[args]}
+"
+			done < <(wl_points)
+		done
+		# A boot's size and clock: the largest memory and timeout asked
+		# for; one clock per boot, or the plan is ambiguous.
+		[ "${group_mem[$v]:-0}" -ge "${WL[mem]}" ] || group_mem[$v]=${WL[mem]}
+		[ "${group_timeout[$v]:-0}" -ge "${WL[timeout]}" ] || group_timeout[$v]=${WL[timeout]}
+		if [ -n "${group_clock[$v]:-}" ] && [ "${group_clock[$v]}" != "${WL[clock]}" ]; then
+			kb_die "$f: clock ${WL[clock]} conflicts with another workload at vcpus=$v (${group_clock[$v]}); run them separately with WORKLOADS="
+		fi
+		group_clock[$v]=${WL[clock]}
+		[ "${WL[irq_queues]}" = vcpus ] && group_queues[$v]=$v
+	done
+done
+
+mapfile -t groups < <(printf '%s\n' "${!plan_lines[@]}" | sort -n)
+nboots=$(( ${#groups[@]} * BOOTS * ${#names[@]} ))
+kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s) = $nboots boots"
+
+# The payload is the same for every kernel: only the kernel differs.
+for v in "${groups[@]}"; do
+	pd=$run/payload/v$v
+	mkdir -p "$pd/bin"
+	cp "$top/build/bench/kbbench" "$top/build/bench/irqcompat" "$pd/bin/"
+	cp "$here/guest-run.sh" "$pd/run"
+	printf '%s' "${plan_lines[$v]}" >"$pd/plan.tsv"
+done
+
+n=0
+failed=0
+for v in "${groups[@]}"; do
+	for b in $(seq 1 "$BOOTS"); do
+		for i in "${!names[@]}"; do
+			n=$((n + 1))
+			name=${names[$i]}
+			boot=$(printf 'v%d-b%02d' "$v" "$b")
+			dest=$run/raw/$name/$boot
+			if [ -f "$dest/.done" ]; then
+				kb_say "boot $n/$nboots: $name $boot already done, skipped"
+				continue
+			fi
+			out=$run/boots/$name/$boot
+			rm -rf "$out"
+			mkdir -p "$out"
+			extra=()
+			if [ -n "${group_queues[$v]:-}" ]; then
+				# One queue per vCPU: one interrupt row per queue.
+				truncate -s 1M "$out/irqdisk.img"
+				extra=(-drive "file=$out/irqdisk.img,if=none,id=kbirq,format=raw"
+					-device "virtio-blk-pci,drive=kbirq,num-queues=$v")
+			fi
+			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}"
+			rc=0
+			"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/${labels[$i]}" \
+				--payload "$run/payload/v$v" --out "$out" \
+				--vcpus "$v" --mem "${group_mem[$v]}" \
+				--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
+				${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
+			rm -f "$out/irqdisk.img"
+			if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
+				kb_die "boot $name $boot failed (launch.sh exit $rc); serial log: $out/serial.log; rerun the same command to resume"
+			fi
+			res=$out/results
+			[ -d "$res/raw" ] || kb_die "boot $name $boot returned no raw/ results; see $out/serial.log and $res/run.log"
+			mkdir -p "$dest"
+			for csv in "$res"/raw/*.csv; do
+				[ -f "$csv" ] || continue
+				cp "$csv" "$dest/.$(basename "$csv").tmp"
+				mv -f "$dest/.$(basename "$csv").tmp" "$dest/$(basename "$csv")"
+			done
+			if [ "$rc" = 3 ]; then
+				failed=$((failed + 1))
+				kb_say "warning: runner failed in $name $boot (partial results kept); see $res/run.log"
+				continue
+			fi
+			: >"$dest/.done"
+		done
+	done
+done
+
+"$here/fingerprint.sh" "$run" "${names[@]}" -- "${labels[@]}"
+[ "$failed" = 0 ] || kb_die "$failed boot(s) had failing workloads; their partial results are in $run/raw; see run.log in $run/boots/*/*/results/"
+kb_say "run complete: $run"

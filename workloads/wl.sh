@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+# Workload file reader. Source it; wl_load FILE fills the associative
+# array WL. A workload file is "key = value" lines with '#' comments.
+# quick.<key> overrides <key> when QUICK=1. An unknown key is an error
+# naming the file and line.
+# shellcheck shell=bash
+
+declare -gA WL
+
+# Keys a workload may set; matrix.<param> adds a parameter dimension.
+WL_KEYS="name description bench args variants reps warmup mem clock timeout irq_queues"
+
+wl_known_key() {
+	local k=$1
+	case "$k" in
+	matrix.[a-z]*) return 0 ;;
+	esac
+	case " $WL_KEYS " in
+	*" $k "*) return 0 ;;
+	esac
+	return 1
+}
+
+wl_load() {
+	local file=$1 lineno=0 line key val
+	WL=()
+	local -A quick=()
+	[ -f "$file" ] || kb_die "workload file $file not found"
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		line=${line%%#*}
+		[ -n "${line//[[:space:]]/}" ] || continue
+		case "$line" in
+		*=*) ;;
+		*) kb_die "$file:$lineno: expected 'key = value', got: $line" ;;
+		esac
+		key=${line%%=*}
+		val=${line#*=}
+		key=${key//[[:space:]]/}
+		val=$(printf '%s' "$val" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')
+		if [ "${key#quick.}" != "$key" ]; then
+			wl_known_key "${key#quick.}" ||
+				kb_die "$file:$lineno: unknown key '$key' (known: $WL_KEYS, matrix.<param>, quick.<key>)"
+			quick[${key#quick.}]=$val
+			continue
+		fi
+		wl_known_key "$key" ||
+			kb_die "$file:$lineno: unknown key '$key' (known: $WL_KEYS, matrix.<param>, quick.<key>)"
+		WL[$key]=$val
+	done <"$file"
+	if [ "${QUICK:-0}" = 1 ]; then
+		for key in "${!quick[@]}"; do
+			WL[$key]=${quick[$key]}
+		done
+	fi
+	for key in name bench; do
+		[ -n "${WL[$key]:-}" ] || kb_die "$file: required key '$key' is missing"
+	done
+	: "${WL[reps]:=10}" "${WL[warmup]:=2}" "${WL[mem]:=2048}"
+	: "${WL[clock]:=icount}" "${WL[timeout]:=900}" "${WL[matrix.vcpus]:=1}"
+	: "${WL[variants]:=default}" "${WL[args]:=}" "${WL[irq_queues]:=0}"
+	case "${WL[clock]}" in
+	icount | wall) ;;
+	*) kb_die "$file: clock must be icount or wall, not '${WL[clock]}'" ;;
+	esac
+	local n
+	for n in reps warmup mem timeout; do
+		case "${WL[$n]}" in
+		'' | *[!0-9]*) kb_die "$file: $n must be a whole number, not '${WL[$n]}'" ;;
+		esac
+	done
+	return 0
+}
+
+# The in-guest parameter points (every matrix.* but vcpus), one per line,
+# as "k=v;k2=v2" ("none" when there is none).
+wl_points() {
+	local -a params=() key
+	for key in "${!WL[@]}"; do
+		case "$key" in
+		matrix.vcpus) ;;
+		matrix.*) params+=("${key#matrix.}") ;;
+		esac
+	done
+	if [ "${#params[@]}" -eq 0 ]; then
+		echo none
+		return
+	fi
+	local -a points=("")
+	local p v pt
+	for p in $(printf '%s\n' "${params[@]}" | sort); do
+		local -a next=()
+		for pt in "${points[@]}"; do
+			for v in ${WL[matrix.$p]}; do
+				next+=("${pt:+$pt;}$p=$v")
+			done
+		done
+		points=("${next[@]}")
+	done
+	printf '%s\n' "${points[@]}"
+}
