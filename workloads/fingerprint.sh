@@ -51,8 +51,7 @@ jq -s --argjson kernels "$kernels" --argjson shared "$shared" \
 	--arg host_cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
 	--arg host_kernel "$(uname -r)" --arg ncpu "$(nproc)" \
 	--argjson wl "$wl_sums" \
-	--arg bench_sha "$(kb_sha256_file "$top/build/bench/kbbench")" \
-	--arg boots "${BOOTS:-3}" --arg quick "${QUICK:-0}" '
+	--arg bench_sha "$(kb_sha256_file "$top/build/bench/kbbench")" '
 	def norm: gsub($run + "/boots/[^ ,]*/[^ ,/]*/"; "<boot>/")
 		| gsub("/[^ ,]*/kernels/[0-9a-f]+/"; "<kernel>/")
 		| gsub("/[^ ,]*/labels/[^ ,/]+/"; "<kernel>/");
@@ -70,8 +69,6 @@ jq -s --argjson kernels "$kernels" --argjson shared "$shared" \
 		host_ncpu: $ncpu,
 		host_kernel: $host_kernel,
 		workloads_sha256: $wl,
-		bench_sha256: $bench_sha,
-		boots: ($boots | tonumber),
-		quick: ($quick == "1")
+		bench_sha256: $bench_sha
 	}' $launches | kb_atomic_write "$run/fingerprint.json"
 kb_verbose "fingerprint: $run/fingerprint.json"
