@@ -64,7 +64,7 @@ else
 		fi
 		sleep 0.2
 		i=$((i + 1))
-	done
+	done 2>/dev/null
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -KILL "$pid" 2>/dev/null || true
 	fi

@@ -209,7 +209,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	now=$(date +%s.%N)
 	if [ -z "$t_runcmd" ] && grep -q '^kbench-guest: runcmd-start' "$serial"; then
 		t_runcmd=$now
-		kb_say "guest reached runcmd after $(fsub "$now" "$t0" 1) s"
+		kb_say "guest reached runcmd after $(fsub "$now" "$t0" 1) s" 2>&3
 	fi
 	# panic=-1 normally ends QEMU at once; a kernel that ignores it gets 10 s.
 	if [ -z "$panic_seen_at" ] && grep -q 'Kernel panic - not syncing' "$serial"; then
@@ -224,13 +224,14 @@ while kill -0 "$pid" 2>/dev/null; do
 		break
 	fi
 	sleep 0.25
-done
+	# stderr: bash's own "Killed"/"Aborted" job notices, not ours (fd 3).
+done 3>&2 2>/dev/null
 qrc=0
 if [ "$timed_out" = 1 ] || [ "$killed" = 1 ]; then
 	stop_qemu
 	qrc=killed
 else
-	wait "$pid" || qrc=$?
+	wait "$pid" 2>/dev/null || qrc=$?
 fi
 gone=yes
 if kill -0 "$pid" 2>/dev/null; then gone=no; fi

@@ -17,7 +17,7 @@ PKGS=(
 	# bench programs (built on the host, run in the guest)
 	clang llvm libbpf-dev linux-perf
 	# analysis and reports
-	gnuplot-nox jq
+	gnuplot-nox jq libxml2-utils
 	# tests
 	perl shellcheck
 )

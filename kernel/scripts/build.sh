@@ -101,12 +101,13 @@ head=$("$here/apply.sh" "$wt" kbench-base "$list" "$log")
 out=$wt/_build
 mkdir -p "$out"
 kb_say "configure $label"
+kmake_args=(-C "$wt" O="$out" -j"$JOBS"
+	CC="ccache $KCC" HOSTCC="ccache gcc"
+	LOCALVERSION="-kb-$label"
+	KBUILD_BUILD_TIMESTAMP="1970-01-01"
+	KBUILD_BUILD_USER=kbench KBUILD_BUILD_HOST=kbench)
 kmake() {
-	make -C "$wt" O="$out" -j"$JOBS" \
-		CC="ccache $KCC" HOSTCC="ccache gcc" \
-		LOCALVERSION="-kb-$label" \
-		KBUILD_BUILD_TIMESTAMP="1970-01-01" \
-		KBUILD_BUILD_USER=kbench KBUILD_BUILD_HOST=kbench "$@"
+	make "${kmake_args[@]}" "$@"
 }
 export CCACHE_DIR=$KBENCH_CACHE/ccache
 export CCACHE_BASEDIR=$wt CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=10G
@@ -139,7 +140,7 @@ if [ "${V:-0}" = 1 ]; then
 	kmake bzImage 2>&1 | tee -a "$log" || kb_die "build of $label failed, see $log"
 else
 	# Own process group, so that an interrupted build stops all of make.
-	setsid bash -c "$(declare -f kmake); kmake bzImage" >>"$log" 2>&1 &
+	setsid make "${kmake_args[@]}" bzImage >>"$log" 2>&1 &
 	pid=$!
 	trap 'kill -TERM -- -"$pid" 2>/dev/null; kb_die "build of $label interrupted; log: $log"' INT TERM
 	while kill -0 "$pid" 2>/dev/null; do

@@ -1,0 +1,890 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbstat: compare two kernels' raw samples of a kbench run.
+ *
+ *   kbstat compare RUN --base L --new L [--floor F] [--seed N] [--reps N] [--out F]
+ *   kbstat floor RUN --a L --b L [--seed N] [--reps N] [--out F]
+ *   kbstat summary RESULTS.json [--format txt|md]
+ *   kbstat dump RUN                 validated samples as TSV (for charts)
+ *   kbstat calc median|quartiles|mwu|bh|bootci ARGS   (for the unit tests)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kbstat.h"
+
+#define DEFAULT_SEED 20241212ULL
+#define DEFAULT_REPS 2000
+#define MIN_SAMPLES 5
+#define ALPHA 0.01
+#define MIN_EFFECT 0.01
+
+static const char *usage_text =
+	"usage:\n"
+	"  kbstat compare RUN --base LABEL --new LABEL [--floor FLOOR.json]\n"
+	"                 [--seed N] [--reps N] [--out RESULTS.json]\n"
+	"  kbstat floor RUN --a LABEL --b LABEL [--seed N] [--reps N] [--out FLOOR.json]\n"
+	"  kbstat summary RESULTS.json [--format txt|md]\n"
+	"  kbstat dump RUN\n"
+	"  kbstat calc median|quartiles V...\n"
+	"  kbstat calc mwu X... -- Y...\n"
+	"  kbstat calc bh P...\n"
+	"  kbstat calc bootci [--seed N] [--reps N] V... [/ V...]...\n";
+
+static int usage(void)
+{
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+struct opts {
+	const char *run, *base, *new, *floor, *out, *format;
+	uint64_t seed;
+	size_t reps;
+};
+
+static int parse_num(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return !*s || *end || !isfinite(*v) ? -1 : 0;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	int i;
+
+	o->seed = DEFAULT_SEED;
+	o->reps = DEFAULT_REPS;
+	o->format = "txt";
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (a[0] != '-' || !a[1]) {
+			if (o->run) {
+				fprintf(stderr, "kbstat: unexpected argument '%s'\n", a);
+				return -1;
+			}
+			o->run = a;
+			continue;
+		}
+		if (!v) {
+			fprintf(stderr, "kbstat: %s needs a value\n", a);
+			return -1;
+		}
+		i++;
+		if (!strcmp(a, "--base") || !strcmp(a, "--a")) {
+			o->base = v;
+		} else if (!strcmp(a, "--new") || !strcmp(a, "--b")) {
+			o->new = v;
+		} else if (!strcmp(a, "--floor")) {
+			o->floor = v;
+		} else if (!strcmp(a, "--out")) {
+			o->out = v;
+		} else if (!strcmp(a, "--format")) {
+			o->format = v;
+		} else if (!strcmp(a, "--seed")) {
+			o->seed = strtoull(v, NULL, 0);
+		} else if (!strcmp(a, "--reps")) {
+			o->reps = strtoul(v, NULL, 0);
+			if (o->reps < 100) {
+				fprintf(stderr, "kbstat: --reps must be >= 100\n");
+				return -1;
+			}
+		} else {
+			fprintf(stderr, "kbstat: unknown option '%s'\n", a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Output goes to a temp file renamed into place: never a half file. */
+static FILE *out_open(const char *path, char **tmp)
+{
+	FILE *f;
+
+	*tmp = NULL;
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	*tmp = xmalloc(strlen(path) + 32);
+	sprintf(*tmp, "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(*tmp, "w");
+	if (!f)
+		fprintf(stderr, "kbstat: error: cannot write %s\n", *tmp);
+	return f;
+}
+
+static int out_close(FILE *f, const char *path, char *tmp)
+{
+	int err = ferror(f);
+
+	if (f == stdout)
+		return fflush(f) || err ? -1 : 0;
+	if (fclose(f) || err || rename(tmp, path)) {
+		fprintf(stderr, "kbstat: error: cannot write %s\n", path);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* Natural order, so "n=8" sorts before "n=16". */
+static int natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			double x = strtod(a, (char **)&a), y = strtod(b, (char **)&b);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static const struct raw *sort_raw;
+
+static int cmp_keys(const void *pa, const void *pb)
+{
+	const struct key *a = &sort_raw->keys[*(const size_t *)pa];
+	const struct key *b = &sort_raw->keys[*(const size_t *)pb];
+	int c;
+
+	if ((c = strcmp(a->workload, b->workload)))
+		return c;
+	if ((c = strcmp(a->variant, b->variant)))
+		return c;
+	if ((c = natcmp(a->point, b->point)))
+		return c;
+	return strcmp(a->metric, b->metric);
+}
+
+static size_t *sorted_keys(const struct raw *raw)
+{
+	size_t *idx = xmalloc(raw->nkeys * sizeof(*idx)), i;
+
+	for (i = 0; i < raw->nkeys; i++)
+		idx[i] = i;
+	sort_raw = raw;
+	qsort(idx, raw->nkeys, sizeof(*idx), cmp_keys);
+	return idx;
+}
+
+/* One key, two kernels: everything but the multiple-test correction. */
+struct cmp {
+	size_t key;
+	struct group_stats g[2];
+	double ratio, r_lo, r_hi;
+	struct mwu mwu;
+	int tested;		/* enough samples, p is defined */
+	double p_adj, min_effect;
+	const char *floor_source, *verdict;
+};
+
+static void compare_key(const struct raw *raw, size_t k, const size_t kern[2],
+			const struct opts *o, struct cmp *c)
+{
+	const struct key *kk = &raw->keys[k];
+	struct boot_set bs[2];
+	double *bm[2] = { NULL, NULL }, *x[2];
+	size_t s, i;
+
+	memset(c, 0, sizeof(*c));
+	c->key = k;
+	c->ratio = c->r_lo = c->r_hi = c->p_adj = NAN;
+	for (s = 0; s < 2; s++) {
+		struct rng r;
+		uint64_t h = hash_str(0, raw->kernels[kern[s]]);
+
+		/* seed per key and label: a result does not depend on what else is in the run */
+		h = hash_str(h, kk->workload);
+		h = hash_str(h, kk->variant);
+		h = hash_str(h, kk->point);
+		h = hash_str(h, kk->metric);
+		rng_seed(&r, o->seed ^ h);
+		raw_boot_set(raw, k, kern[s], &bs[s]);
+		if (bs[s].n) {
+			bm[s] = xmalloc(o->reps * sizeof(double));
+			boot_medians(&bs[s], &r, o->reps, bm[s]);
+		}
+		group_stats(&bs[s], bm[s], o->reps, &c->g[s]);
+	}
+	if (bs[0].n >= MIN_SAMPLES && bs[1].n >= MIN_SAMPLES) {
+		for (s = 0; s < 2; s++) {
+			size_t m = 0, b;
+
+			x[s] = xmalloc(bs[s].n * sizeof(double));
+			for (b = 0; b < bs[s].nboots; b++)
+				for (i = 0; i < bs[s].len[b]; i++)
+					x[s][m++] = bs[s].val[b][i];
+		}
+		mwu_test(x[0], bs[0].n, x[1], bs[1].n, &c->mwu);
+		c->tested = 1;
+		free(x[0]);
+		free(x[1]);
+		if (c->g[0].median != 0) {
+			c->ratio = c->g[1].median / c->g[0].median;
+			for (i = 0; i < o->reps; i++)
+				bm[1][i] = bm[0][i] != 0 ? bm[1][i] / bm[0][i] : NAN;
+			percentile_ci(bm[1], o->reps, &c->r_lo, &c->r_hi);
+		}
+	}
+	for (s = 0; s < 2; s++) {
+		free(bm[s]);
+		boot_set_free(&bs[s]);
+	}
+}
+
+static void write_group(FILE *f, const char *name, const char *label,
+			const struct group_stats *g)
+{
+	fprintf(f, "\"%s\":{", name);
+	jw_kstr(f, "label", label);
+	fprintf(f, ",\"n\":%zu,\"boots\":%zu,", g->n, g->nboots);
+	jw_knum(f, "median", g->median);
+	fputc(',', f);
+	jw_knum(f, "q1", g->q1);
+	fputc(',', f);
+	jw_knum(f, "q3", g->q3);
+	fputc(',', f);
+	jw_knum(f, "iqr", g->q3 - g->q1);
+	fputc(',', f);
+	jw_knum(f, "ci_lo", g->ci_lo);
+	fputc(',', f);
+	jw_knum(f, "ci_hi", g->ci_hi);
+	fputc(',', f);
+	jw_knum(f, "within_boot_spread", g->within_spread);
+	fputc(',', f);
+	jw_knum(f, "between_boot_spread", g->between_spread);
+	fputc(',', f);
+	jw_knum(f, "boot_effect_p", g->boot_p);
+	fprintf(f, ",\"boot_spread_warning\":%s}", g->boot_warning ? "true" : "false");
+}
+
+static void write_key(FILE *f, const struct key *k)
+{
+	jw_kstr(f, "workload", k->workload);
+	fputc(',', f);
+	jw_kstr(f, "variant", k->variant);
+	fputc(',', f);
+	jw_kstr(f, "point", k->point);
+	fputc(',', f);
+	jw_kstr(f, "metric", k->metric);
+	fputc(',', f);
+	jw_kstr(f, "unit", k->unit);
+	fputc(',', f);
+	jw_kstr(f, "better", k->better == BETTER_HIGHER ? "higher" : "lower");
+	fputc(',', f);
+	jw_kstr(f, "clock", k->clock);
+}
+
+struct warnings {
+	char **v;
+	size_t n;
+};
+
+static void warn(struct warnings *w, const char *fmt, const struct key *k,
+		 const char *label)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), fmt, k->workload, k->variant, k->point,
+		 k->metric, label);
+	fprintf(stderr, "kbstat: warning: %s\n", buf);
+	w->v = xrealloc(w->v, (w->n + 1) * sizeof(*w->v));
+	w->v[w->n++] = xstrdup(buf);
+}
+
+static int load_labels(const char *run, struct opts *o, struct raw *raw,
+		       size_t kern[2], const char *what)
+{
+	const char *lab[2] = { o->base, o->new };
+	size_t s, i;
+
+	if (!o->run || !o->base || !o->new) {
+		fprintf(stderr, "kbstat: %s needs RUN and two labels\n", what);
+		return -1;
+	}
+	if (raw_load(run, raw))
+		return -1;
+	for (s = 0; s < 2; s++) {
+		long k = raw_kernel(raw, lab[s]);
+
+		if (k < 0) {
+			fprintf(stderr, "kbstat: error: %s/raw/%s: no such kernel label; the run has:",
+				run, lab[s]);
+			for (i = 0; i < raw->nkernels; i++)
+				fprintf(stderr, " %s", raw->kernels[i]);
+			fputc('\n', stderr);
+			return -1;
+		}
+		kern[s] = (size_t)k;
+	}
+	return 0;
+}
+
+struct floor_tab {
+	const struct jval *items;
+	size_t n;
+};
+
+/*
+ * Floor of one key: the entry for the same workload/variant/point/metric,
+ * else the largest for the same workload/variant/metric at other points
+ * (a quick A/A run may cover fewer points), else none.
+ */
+static double floor_lookup(const struct floor_tab *ft, const struct key *k,
+			   const char **source)
+{
+	double best = NAN;
+	size_t i;
+
+	for (i = 0; ft && i < ft->n; i++) {
+		const struct jval *e = &ft->items[i];
+		const char *w = json_str(e, "workload"), *v = json_str(e, "variant");
+		const char *p = json_str(e, "point"), *m = json_str(e, "metric");
+		double fl = json_num(e, "floor");
+
+		if (!w || !v || !p || !m || isnan(fl) || strcmp(w, k->workload) ||
+		    strcmp(v, k->variant) || strcmp(m, k->metric))
+			continue;
+		if (!strcmp(p, k->point)) {
+			*source = "floor file";
+			return fl;
+		}
+		if (isnan(best) || fl > best)
+			best = fl;
+	}
+	*source = isnan(best) ? "default" : "floor file (other points)";
+	return best;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct raw raw;
+	struct floor_tab ft = { 0 }, *ftp = NULL;
+	struct jval *fj = NULL;
+	struct warnings w = { 0 };
+	struct cmp *c;
+	size_t kern[2], *idx, i, ntest = 0, j;
+	double *p, *adj;
+	char *tmp;
+	FILE *f;
+
+	if (parse_opts(argc, argv, &o) || load_labels(o.run, &o, &raw, kern, "compare"))
+		return o.run ? 1 : usage();
+	if (o.floor) {
+		const struct jval *fl;
+
+		fj = json_parse_file(o.floor);
+		if (!fj)
+			return 1;
+		fl = json_get(fj, "floors");
+		if (!json_str(fj, "kind") || strcmp(json_str(fj, "kind"), "kbench-floor") ||
+		    !fl || fl->type != J_ARR) {
+			fprintf(stderr, "kbstat: error: %s: not a kbstat floor file (kind kbench-floor, floors[])\n",
+				o.floor);
+			return 1;
+		}
+		ft = (struct floor_tab){ fl->items, fl->n };
+		ftp = &ft;
+	}
+	idx = sorted_keys(&raw);
+	c = xmalloc((raw.nkeys + 1) * sizeof(*c));
+	p = xmalloc((raw.nkeys + 1) * sizeof(*p));
+	adj = xmalloc((raw.nkeys + 1) * sizeof(*adj));
+	for (i = j = 0; i < raw.nkeys; i++) {
+		const struct key *kk = &raw.keys[idx[i]];
+
+		compare_key(&raw, idx[i], kern, &o, &c[j]);
+		/* keys of other labels only (e.g. an A/A pair in the same run) */
+		if (!c[j].g[0].n && !c[j].g[1].n)
+			continue;
+		if (!c[j].g[0].n || !c[j].g[1].n)
+			warn(&w, "%s/%s/%s/%s: no samples on %s", kk,
+			     c[j].g[0].n ? o.new : o.base);
+		if (c[j].g[0].boot_warning)
+			warn(&w, "%s/%s/%s/%s: %s: between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)",
+			     kk, o.base);
+		if (c[j].g[1].boot_warning)
+			warn(&w, "%s/%s/%s/%s: %s: between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)",
+			     kk, o.new);
+		if (!strcmp(kk->clock, "mixed"))
+			warn(&w, "%s/%s/%s/%s: samples from both clocks (icount and wall)%.0s",
+			     kk, "");
+		if (c[j].tested && !isnan(c[j].ratio))
+			p[ntest++] = c[j].mwu.p;
+		j++;
+	}
+	bh_adjust(p, adj, ntest);
+	for (i = ntest = 0; i < j; i++) {
+		const struct key *kk = &raw.keys[c[i].key];
+		double fl = floor_lookup(ftp, kk, &c[i].floor_source);
+
+		c[i].min_effect = isnan(fl) || fl < MIN_EFFECT ? MIN_EFFECT : fl;
+		if (!c[i].tested) {
+			c[i].verdict = "insufficient data";
+			continue;
+		}
+		if (isnan(c[i].ratio)) {
+			c[i].verdict = "undefined (zero baseline median)";
+			continue;
+		}
+		c[i].p_adj = adj[ntest++];
+		c[i].verdict = "same";
+		if (c[i].p_adj < ALPHA && fabs(c[i].ratio - 1) >= c[i].min_effect)
+			c[i].verdict = (c[i].ratio > 1) == (kk->better == BETTER_HIGHER) ?
+					       "better" : "worse";
+	}
+
+	f = out_open(o.out, &tmp);
+	if (!f)
+		return 1;
+	fputs("{\"kind\":\"kbench-results\",\"version\":1,", f);
+	jw_kstr(f, "run", o.run);
+	fputc(',', f);
+	jw_kstr(f, "base", o.base);
+	fputc(',', f);
+	jw_kstr(f, "new", o.new);
+	fprintf(f, ",\"seed\":%llu,\"bootstrap_reps\":%zu,\"bootstrap\":\"hierarchical (boots, then samples within boots), percentile 95%%\",",
+		(unsigned long long)o.seed, o.reps);
+	fprintf(f, "\"test\":\"Mann-Whitney U two-sided (exact if n<=%d each and no ties, else normal with tie and continuity correction), Benjamini-Hochberg across the report\",",
+		MWU_EXACT_MAX);
+	jw_knum(f, "alpha", ALPHA);
+	fputc(',', f);
+	jw_knum(f, "min_effect_default", MIN_EFFECT);
+	fprintf(f, ",\"min_samples\":%d,", MIN_SAMPLES);
+	jw_kstr(f, "floor_file", o.floor);
+	fputs(",\"results\":[", f);
+	for (i = 0; i < j; i++) {
+		const struct key *kk = &raw.keys[c[i].key];
+
+		fputs(i ? ",\n{" : "\n{", f);
+		write_key(f, kk);
+		fputc(',', f);
+		write_group(f, "base", o.base, &c[i].g[0]);
+		fputc(',', f);
+		write_group(f, "new", o.new, &c[i].g[1]);
+		fputc(',', f);
+		jw_knum(f, "ratio", c[i].ratio);
+		fputc(',', f);
+		jw_knum(f, "ratio_ci_lo", c[i].r_lo);
+		fputc(',', f);
+		jw_knum(f, "ratio_ci_hi", c[i].r_hi);
+		fputc(',', f);
+		jw_knum(f, "u", c[i].tested ? c[i].mwu.u : NAN);
+		fputc(',', f);
+		jw_knum(f, "u_base", c[i].tested ? c[i].mwu.u1 : NAN);
+		fputc(',', f);
+		jw_knum(f, "z", c[i].tested ? c[i].mwu.z : NAN);
+		fputc(',', f);
+		jw_knum(f, "p", c[i].tested ? c[i].mwu.p : NAN);
+		fputc(',', f);
+		jw_kstr(f, "p_method", !c[i].tested ? NULL : c[i].mwu.exact ? "exact" : "normal");
+		fputc(',', f);
+		jw_knum(f, "p_adj", c[i].p_adj);
+		fputc(',', f);
+		jw_knum(f, "min_effect", c[i].min_effect);
+		fputc(',', f);
+		jw_kstr(f, "floor_source", c[i].floor_source);
+		fputc(',', f);
+		jw_kstr(f, "verdict", c[i].verdict);
+		fputc('}', f);
+	}
+	fputs("\n],\"warnings\":[", f);
+	for (i = 0; i < w.n; i++) {
+		if (i)
+			fputc(',', f);
+		jw_str(f, w.v[i]);
+	}
+	fputs("]}\n", f);
+	return out_close(f, o.out, tmp) ? 1 : 0;
+}
+
+/*
+ * A/A noise floor of a key: the largest deviation from 1 of the ratio
+ * and of both ends of its 95 % CI. Two boots sets of one kernel differ
+ * by this much by chance, so a smaller effect is not evidence.
+ */
+static int cmd_floor(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct raw raw;
+	struct cmp c;
+	size_t kern[2], *idx, i, nout = 0;
+	char *tmp;
+	FILE *f;
+
+	if (parse_opts(argc, argv, &o) || load_labels(o.run, &o, &raw, kern, "floor"))
+		return o.run ? 1 : usage();
+	idx = sorted_keys(&raw);
+	f = out_open(o.out, &tmp);
+	if (!f)
+		return 1;
+	fputs("{\"kind\":\"kbench-floor\",\"version\":1,", f);
+	jw_kstr(f, "run", o.run);
+	fputc(',', f);
+	jw_kstr(f, "a", o.base);
+	fputc(',', f);
+	jw_kstr(f, "b", o.new);
+	fprintf(f, ",\"seed\":%llu,\"bootstrap_reps\":%zu,",
+		(unsigned long long)o.seed, o.reps);
+	jw_kstr(f, "definition",
+		"floor = max(0.01, |ratio-1|, |ci_lo-1|, |ci_hi-1|), ratio = median(b)/median(a) with hierarchical bootstrap 95% CI; null if n < 5 on a side");
+	fputs(",\"floors\":[", f);
+	for (i = 0; i < raw.nkeys; i++) {
+		const struct key *kk = &raw.keys[idx[i]];
+		double fl = NAN;
+
+		compare_key(&raw, idx[i], kern, &o, &c);
+		if (!c.g[0].n && !c.g[1].n)
+			continue;
+		if (c.tested && !isnan(c.ratio)) {
+			fl = fmax(fabs(c.ratio - 1),
+				  fmax(fabs(c.r_lo - 1), fabs(c.r_hi - 1)));
+			fl = fmax(fl, MIN_EFFECT);
+		}
+		fputs(nout++ ? ",\n{" : "\n{", f);
+		write_key(f, kk);
+		fprintf(f, ",\"n_a\":%zu,\"n_b\":%zu,", c.g[0].n, c.g[1].n);
+		jw_knum(f, "ratio", c.ratio);
+		fputc(',', f);
+		jw_knum(f, "ci_lo", c.r_lo);
+		fputc(',', f);
+		jw_knum(f, "ci_hi", c.r_hi);
+		fputc(',', f);
+		jw_knum(f, "p", c.tested ? c.mwu.p : NAN);
+		fputc(',', f);
+		jw_knum(f, "floor", fl);
+		fputc('}', f);
+		if (isnan(fl))
+			fprintf(stderr, "kbstat: warning: %s/%s/%s/%s: fewer than %d samples, no floor\n",
+				kk->workload, kk->variant, kk->point, kk->metric, MIN_SAMPLES);
+	}
+	fputs("\n]}\n", f);
+	return out_close(f, o.out, tmp) ? 1 : 0;
+}
+
+/* ---- summary tables ---- */
+
+static void fmt_num(char *b, size_t n, double x)
+{
+	if (isnan(x))
+		snprintf(b, n, "-");
+	else if (fabs(x) >= 1e4 && fabs(x) < 1e15)
+		snprintf(b, n, "%.0f", x);
+	else
+		snprintf(b, n, "%.5g", x);
+}
+
+static void fmt_p(char *b, size_t n, double p)
+{
+	if (isnan(p))
+		snprintf(b, n, "-");
+	else if (p < 1e-4)
+		snprintf(b, n, "%.1e", p);
+	else
+		snprintf(b, n, "%.4f", p);
+}
+
+#define NCOLS 9
+
+static int cmd_summary(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	const struct jval *res, *warns;
+	struct jval *j;
+	const char *base, *new, *floor_file;
+	char *(*cell)[NCOLS], hdr[NCOLS][80], buf[512];
+	size_t wid[NCOLS] = { 0 }, i, c, nclock = 0;
+	const char *clocks[4];
+	int md;
+	double fmin = NAN, fmax_ = NAN;
+
+	if (parse_opts(argc, argv, &o) || !o.run)
+		return usage();
+	md = !strcmp(o.format, "md");
+	if (!md && strcmp(o.format, "txt")) {
+		fprintf(stderr, "kbstat: --format is txt or md\n");
+		return 2;
+	}
+	j = json_parse_file(o.run);
+	if (!j)
+		return 1;
+	res = json_get(j, "results");
+	base = json_str(j, "base");
+	new = json_str(j, "new");
+	if (!res || res->type != J_ARR || !base || !new) {
+		fprintf(stderr, "kbstat: error: %s: not a kbstat results file\n", o.run);
+		return 1;
+	}
+	floor_file = json_str(j, "floor_file");
+	snprintf(hdr[0], 80, "workload");
+	snprintf(hdr[1], 80, "point");
+	snprintf(hdr[2], 80, "metric");
+	snprintf(hdr[3], 80, "%.70s", base);
+	snprintf(hdr[4], 80, "%.70s", new);
+	snprintf(hdr[5], 80, "ratio [95%% CI]");
+	snprintf(hdr[6], 80, "p (BH)");
+	snprintf(hdr[7], 80, "verdict");
+	snprintf(hdr[8], 80, "clock");
+	for (c = 0; c < NCOLS; c++)
+		wid[c] = strlen(hdr[c]);
+	cell = xmalloc((res->n + 1) * sizeof(*cell));
+	for (i = 0; i < res->n; i++) {
+		const struct jval *r = &res->items[i];
+		const char *v = json_str(r, "variant"), *clk = json_str(r, "clock");
+		const char *unit = json_str(r, "unit");
+		char a[64], b[64], cc[64];
+		double me = json_num(r, "min_effect");
+		size_t k;
+
+		if (*(v ? v : ""))
+			snprintf(buf, sizeof(buf), "%s/%s", json_str(r, "workload"), v);
+		else
+			snprintf(buf, sizeof(buf), "%s", json_str(r, "workload"));
+		cell[i][0] = xstrdup(buf);
+		cell[i][1] = xstrdup(json_str(r, "point") ? json_str(r, "point") : "");
+		if (unit && *unit)
+			snprintf(buf, sizeof(buf), "%s (%s)", json_str(r, "metric"), unit);
+		else
+			snprintf(buf, sizeof(buf), "%s", json_str(r, "metric"));
+		cell[i][2] = xstrdup(buf);
+		fmt_num(a, sizeof(a), json_num(json_get(r, "base"), "median"));
+		cell[i][3] = xstrdup(a);
+		fmt_num(a, sizeof(a), json_num(json_get(r, "new"), "median"));
+		cell[i][4] = xstrdup(a);
+		if (isnan(json_num(r, "ratio"))) {
+			snprintf(buf, sizeof(buf), "-");
+		} else {
+			snprintf(a, sizeof(a), "%.4f", json_num(r, "ratio"));
+			snprintf(b, sizeof(b), "%.4f", json_num(r, "ratio_ci_lo"));
+			snprintf(cc, sizeof(cc), "%.4f", json_num(r, "ratio_ci_hi"));
+			snprintf(buf, sizeof(buf), "%s [%s, %s]", a, b, cc);
+		}
+		cell[i][5] = xstrdup(buf);
+		fmt_p(a, sizeof(a), json_num(r, "p_adj"));
+		cell[i][6] = xstrdup(a);
+		cell[i][7] = xstrdup(json_str(r, "verdict") ? json_str(r, "verdict") : "?");
+		cell[i][8] = xstrdup(clk ? clk : "?");
+		for (c = 0; c < NCOLS; c++)
+			if (strlen(cell[i][c]) > wid[c])
+				wid[c] = strlen(cell[i][c]);
+		for (k = 0; clk && k < nclock && strcmp(clocks[k], clk); k++)
+			;
+		if (clk && k == nclock && nclock < 4)
+			clocks[nclock++] = clk;
+		if (!isnan(me)) {
+			fmin = isnan(fmin) || me < fmin ? me : fmin;
+			fmax_ = isnan(fmax_) || me > fmax_ ? me : fmax_;
+		}
+	}
+
+	if (md)
+		printf("## kbench: %s vs %s\n\n", base, new);
+	else
+		printf("kbench: %s vs %s\n\n", base, new);
+	for (c = 0; c < NCOLS; c++) {
+		/* numbers right-aligned, text left-aligned */
+		int right = c >= 3 && c <= 6;
+
+		if (md)
+			printf("| %s ", hdr[c]);
+		else if (c + 1 == NCOLS)
+			fputs(hdr[c], stdout);
+		else
+			printf(right ? "%*s" : "%-*s", (int)wid[c], hdr[c]);
+		if (!md && c + 1 < NCOLS)
+			fputs("  ", stdout);
+	}
+	puts(md ? "|" : "");
+	for (c = 0; c < NCOLS; c++) {
+		int right = c >= 3 && c <= 6;
+
+		if (md) {
+			printf("|%s", right ? "---:" : "---");
+		} else {
+			for (i = 0; i < wid[c]; i++)
+				putchar('-');
+			if (c + 1 < NCOLS)
+				fputs("  ", stdout);
+		}
+	}
+	puts(md ? "|" : "");
+	for (i = 0; i < res->n; i++) {
+		for (c = 0; c < NCOLS; c++) {
+			int right = c >= 3 && c <= 6;
+
+			if (md)
+				printf("| %s ", cell[i][c]);
+			else if (c + 1 == NCOLS)
+				fputs(cell[i][c], stdout);
+			else
+				printf(right ? "%*s  " : "%-*s  ", (int)wid[c], cell[i][c]);
+		}
+		puts(md ? "|" : "");
+	}
+	putchar('\n');
+	printf("%sratio = median(%s) / median(%s); 95%% CI by hierarchical bootstrap (boots, then samples), seed %.0f.\n",
+	       md ? "- " : "", new, base, json_num(j, "seed"));
+	printf("%sp: Mann-Whitney U, two-sided, Benjamini-Hochberg adjusted over the %zu rows.\n",
+	       md ? "- " : "", res->n);
+	if (isnan(fmin))
+		fmin = fmax_ = MIN_EFFECT;
+	snprintf(buf, sizeof(buf), "%.1f%%", fmin * 100);
+	if (fmax_ > fmin)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " to %.1f%%",
+			 fmax_ * 100);
+	printf("%sverdict: better/worse only if p < %g and |ratio - 1| >= the noise floor (%s, never below 1%%), floor from %s; fewer than %.0f samples a side: insufficient data.\n",
+	       md ? "- " : "", json_num(j, "alpha"), buf,
+	       floor_file ? floor_file : "none (default 1%)", json_num(j, "min_samples"));
+	printf("%sclock:", md ? "- " : "");
+	for (i = 0; i < nclock; i++)
+		printf(" %s", clocks[i]);
+	printf("%s\n", nclock ? "" : " (none)");
+	warns = json_get(j, "warnings");
+	for (i = 0; warns && warns->type == J_ARR && i < warns->n; i++)
+		if (warns->items[i].type == J_STR)
+			printf("%swarning: %s\n", md ? "- " : "", warns->items[i].str);
+	return 0;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+	struct raw raw;
+	size_t i;
+
+	if (argc != 1)
+		return usage();
+	if (raw_load(argv[0], &raw))
+		return 1;
+	puts("kernel\tboot\tworkload\tvariant\tpoint\tmetric\tunit\tbetter\tclock\tvalue");
+	for (i = 0; i < raw.nsamples; i++) {
+		const struct sample *s = &raw.samples[i];
+		const struct key *k = &raw.keys[s->key];
+
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.12g\n",
+		       raw.kernels[s->kernel], raw.boots[s->boot], k->workload,
+		       k->variant, k->point, k->metric, k->unit,
+		       k->better == BETTER_HIGHER ? "higher" : "lower", k->clock,
+		       s->value);
+	}
+	return fflush(stdout) ? 1 : 0;
+}
+
+/* Small entry points to the statistics, for hand-checked unit tests. */
+static int cmd_calc(int argc, char **argv)
+{
+	double *v = xmalloc((size_t)(argc + 1) * sizeof(*v));
+	size_t n = 0, split = 0, i;
+	struct opts o = { .seed = DEFAULT_SEED, .reps = DEFAULT_REPS };
+	const char *what;
+	int a;
+
+	if (argc < 1)
+		return usage();
+	what = argv[0];
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--seed") && a + 1 < argc) {
+			o.seed = strtoull(argv[++a], NULL, 0);
+		} else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
+			o.reps = strtoul(argv[++a], NULL, 0);
+		} else if (!strcmp(argv[a], "--") || !strcmp(argv[a], "/")) {
+			v[n++] = NAN;	/* group separator */
+			split++;
+		} else if (parse_num(argv[a], &v[n++])) {
+			fprintf(stderr, "kbstat: '%s' is not a number\n", argv[a]);
+			return 2;
+		}
+	}
+	if (!strcmp(what, "median") && !split && n) {
+		printf("%.12g\n", median_of(v, n));
+	} else if (!strcmp(what, "quartiles") && !split && n) {
+		sort_doubles(v, n);
+		printf("%.12g %.12g %.12g\n", quantile_sorted(v, n, 0.25),
+		       quantile_sorted(v, n, 0.5), quantile_sorted(v, n, 0.75));
+	} else if (!strcmp(what, "mwu") && split == 1) {
+		struct mwu m;
+
+		for (i = 0; !isnan(v[i]); i++)
+			;
+		if (mwu_test(v, i, v + i + 1, n - i - 1, &m))
+			return usage();
+		printf("U=%.12g U1=%.12g p=%.12g method=%s\n", m.u, m.u1, m.p,
+		       m.exact ? "exact" : "normal");
+	} else if (!strcmp(what, "bh") && !split && n) {
+		double *adj = xmalloc(n * sizeof(*adj));
+
+		bh_adjust(v, adj, n);
+		for (i = 0; i < n; i++)
+			printf("%s%.12g", i ? " " : "", adj[i]);
+		putchar('\n');
+	} else if (!strcmp(what, "bootci") && n) {
+		struct boot_set bs = { 0 };
+		struct group_stats gs;
+		struct rng r;
+		double *bm;
+
+		/* boots separated by "/": the separators are NAN in v */
+		bs.nboots = split + 1;
+		bs.len = xmalloc(bs.nboots * sizeof(*bs.len));
+		bs.val = xmalloc(bs.nboots * sizeof(*bs.val));
+		bs.len[0] = 0;
+		bs.val[0] = v;
+		for (i = 0, a = 0; i < n; i++) {
+			if (isnan(v[i])) {
+				a++;
+				bs.len[a] = 0;
+				bs.val[a] = v + i + 1;
+				continue;
+			}
+			bs.len[a]++;
+			bs.n++;
+		}
+		rng_seed(&r, o.seed);
+		bm = xmalloc(o.reps * sizeof(*bm));
+		boot_medians(&bs, &r, o.reps, bm);
+		group_stats(&bs, bm, o.reps, &gs);
+		printf("median=%.12g ci_lo=%.12g ci_hi=%.12g within=%.6g between=%.6g\n",
+		       gs.median, gs.ci_lo, gs.ci_hi, gs.within_spread,
+		       gs.between_spread);
+	} else {
+		return usage();
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "floor"))
+		return cmd_floor(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "summary"))
+		return cmd_summary(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "dump"))
+		return cmd_dump(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "calc"))
+		return cmd_calc(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	return usage();
+}
