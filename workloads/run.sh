@@ -117,12 +117,13 @@ for v in "${groups[@]}"; do
 			fi
 			out=$run/boots/$name/$boot
 			rm -rf "$out"
-			mkdir -p "$out"
+			mkdir -p "$(dirname "$out")"
+			irqdisk=$out.irqdisk.img
 			extra=()
 			if [ -n "${group_queues[$v]:-}" ]; then
 				# One queue per vCPU: one interrupt row per queue.
-				truncate -s 1M "$out/irqdisk.img"
-				extra=(-drive "file=$out/irqdisk.img,if=none,id=kbirq,format=raw"
+				truncate -s 1M "$irqdisk"
+				extra=(-drive "file=$irqdisk,if=none,id=kbirq,format=raw"
 					-device "virtio-blk-pci,drive=kbirq,num-queues=$v")
 			fi
 			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}"
@@ -132,7 +133,7 @@ for v in "${groups[@]}"; do
 				--vcpus "$v" --mem "${group_mem[$v]}" \
 				--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
 				${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
-			rm -f "$out/irqdisk.img"
+			rm -f "$irqdisk"
 			if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
 				kb_die "boot $name $boot failed (launch.sh exit $rc); serial log: $out/serial.log; rerun the same command to resume"
 			fi
