@@ -55,7 +55,7 @@ kernel-patched: deps check-conf | kernel-baseline
 	@kernel/scripts/build.sh patched "$(SERIES)"
 
 # Area makefiles (image, bench, analysis, workloads) add their targets.
-include $(sort $(wildcard images/*.mk bench/*.mk workloads/*.mk analysis/*.mk tests/*.mk))
+include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk workloads/*.mk analysis/*.mk tests/*.mk))
 
 test: test-unit test-vm
 

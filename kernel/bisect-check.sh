@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Check that every prefix of the series builds and boots: patch 1, then
+# patches 1-2, and so on. Each prefix is built as the kernel "bisect" (one
+# worktree, so each step recompiles only what its patch touches) and booted
+# with a payload that prints uname and parses /proc/interrupts.
+#
+#   bisect-check.sh [SPEC]      (default: $SERIES or kernel/series)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+here=$top/kernel/scripts
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+spec=${1:-${SERIES:-kernel/series}}
+case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
+
+work=$KBENCH_CACHE/work/bisect-check
+rm -rf "$work"
+mkdir -p "$work"
+"$here/series.sh" "$spec" "$work" >"$work/all.list"
+total=$(grep -c . "$work/all.list" || true)
+[ "$total" -gt 0 ] || kb_die "SERIES=$spec is empty: nothing to bisect"
+make -s -C "$top" bench-tools >/dev/null
+
+pay=$work/payload
+mkdir -p "$pay/bin"
+cp "$top/build/bench/irqcompat" "$pay/bin/"
+cat >"$pay/run" <<'RUN'
+#!/bin/sh
+set -eu
+uname -r >"$1/uname.txt"
+cat /proc/interrupts >"$1/interrupts.txt"
+"$(dirname "$0")/bin/irqcompat" parse -q "$1/interrupts.txt"
+dmesg >"$1/dmesg.txt"
+! grep -E 'Oops|BUG:|WARNING:|Call Trace' "$1/dmesg.txt"
+RUN
+chmod +x "$pay/run"
+
+for i in $(seq 1 "$total"); do
+	d=$work/prefix-$i
+	mkdir -p "$d"
+	j=0
+	while IFS= read -r p; do
+		j=$((j + 1))
+		ln -sf "$p" "$d/$(printf '%04d' "$j")-$(basename "$p")"
+	done < <(head -n "$i" "$work/all.list")
+	last=$(sed -n "${i}p" "$work/all.list")
+	kb_say "bisect $i/$total: up to $(basename "$last")"
+	"$here/build.sh" bisect "$d" ||
+		kb_die "prefix $i/$total does not build: the series up to $(basename "$last"); see the log named above"
+	out=$work/boot-$i
+	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/bisect" --payload "$pay" \
+		--out "$out" --vcpus 2 --clock wall --timeout 600 >"$work/boot-$i.log" 2>&1 ||
+		kb_die "prefix $i/$total does not boot cleanly: up to $(basename "$last"); serial log $out/serial.log, launcher log $work/boot-$i.log"
+	kb_say "bisect $i/$total: builds and boots ($(cat "$out/results/uname.txt"))"
+done
+kb_say "all $total prefixes of the series build and boot"
