@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Workload files: parsing, QUICK overrides, the parameter matrix, and the
+# errors for unknown keys and bad values; bench.local.conf key checking.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+# shellcheck source=workloads/wl.sh
+. "$top/workloads/wl.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
+}
+echo "1..12"
+
+# Every shipped workload file loads.
+r=0
+for f in "$top"/workloads/*.wl; do
+	(wl_load "$f") 2>"$tmp/err" || { r=1; sed 's/^/# /' "$tmp/err"; }
+done
+ok "$r" "every shipped workload file parses"
+
+cat >"$tmp/demo.wl" <<'WL'
+# demo
+name = demo
+bench = procirq_read
+matrix.vcpus = 1 8
+matrix.key = 8 32
+matrix.max = 1024
+reps = 20
+quick.reps = 5
+WL
+wl_load "$tmp/demo.wl"
+[ "${WL[reps]}" = 20 ] && r=0 || r=1
+ok "$r" "reps read as 20"
+QUICK=1 wl_load "$tmp/demo.wl"
+[ "${WL[reps]}" = 5 ] && r=0 || r=1
+ok "$r" "QUICK=1 applies quick.reps"
+QUICK=0 wl_load "$tmp/demo.wl"
+pts=$(wl_points | tr '\n' ' ')
+[ "$pts" = "key=8;max=1024 key=32;max=1024 " ] && r=0 || r=1
+ok "$r" "the in-guest matrix is the product of non-vcpus params ($pts)"
+[ "${WL[clock]}" = icount ] && [ "${WL[warmup]}" = 2 ] && r=0 || r=1
+ok "$r" "defaults: clock icount, warmup 2"
+
+printf 'name = x\nbench = y\nrepz = 3\n' >"$tmp/typo.wl"
+(wl_load "$tmp/typo.wl") 2>"$tmp/err" && r=1 || r=0
+ok "$r" "an unknown key fails"
+grep -q "typo.wl:3: unknown key 'repz'" "$tmp/err" && r=0 || r=1
+ok "$r" "the error names the file and line"
+printf 'name = x\nbench = y\nquick.nope = 3\n' >"$tmp/q.wl"
+(wl_load "$tmp/q.wl") 2>"$tmp/err" && r=1 || r=0
+ok "$r" "an unknown quick.<key> fails"
+printf 'name = x\nbench = y\nclock = tsc\n' >"$tmp/c.wl"
+(wl_load "$tmp/c.wl") 2>"$tmp/err" && r=1 || r=0
+grep -q 'clock must be icount or wall' "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
+ok "$r" "a bad clock is rejected"
+printf 'name = x\nbench = y\njust words\n' >"$tmp/w.wl"
+(wl_load "$tmp/w.wl") 2>"$tmp/err" && r=1 || r=0
+grep -q "w.wl:3: expected 'key = value'" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
+ok "$r" "a line that is not key = value is rejected with file:line"
+
+# bench.local.conf: unknown keys are errors naming file and line.
+printf 'BOOTS = 5\nBOOST = 5\n' >"$tmp/local.conf"
+"$top/scripts/check-conf.sh" "$top/bench.conf" "$tmp/local.conf" 2>"$tmp/err" && r=1 || r=0
+grep -q "local.conf:2: unknown key 'BOOST'" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
+ok "$r" "bench.local.conf: unknown key named with file:line"
+printf 'BOOTS = 5\nQUICK ?= 1\n' >"$tmp/good.conf"
+"$top/scripts/check-conf.sh" "$top/bench.conf" "$tmp/good.conf" && r=0 || r=1
+ok "$r" "bench.local.conf: known keys pass"
+exit "$fail"
