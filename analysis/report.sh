@@ -230,6 +230,11 @@ while IFS=$'\x1f' read -r w v m; do
 	render "$name" "$tmp/$name.gp" "$tmp/$name.svg"
 done <"$tmp/boxes.lst"
 
+# ---- PROFILE=1: top symbols, diff table and flame graphs ----
+if [ -d "$run/profile" ]; then
+	"$top/analysis/profile.sh" "$run" "$base" "$new" || die "profile report failed on $run"
+fi
+
 # ---- index.html: self-contained, the SVGs inlined ----
 html_escape() {
 	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
@@ -324,6 +329,7 @@ EOF
 			printf '<figcaption>%s.svg</figcaption></figure>\n' "$c"
 		done
 	done
+	[ ! -f "$run/profile.html" ] || cat "$run/profile.html"
 	if [ -f "$run/fingerprint.json" ]; then
 		echo "<h2>Fingerprint</h2><pre>"
 		jq . "$run/fingerprint.json" | html_escape

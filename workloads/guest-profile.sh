@@ -8,7 +8,8 @@
 #   top.txt     the top symbols by self overhead (perf report --no-children
 #               --sort sym): "  12.34%  [k] symbol" rows, '#' comments
 #   folded.txt  one "root;caller;...;leaf COUNT" line per distinct stack,
-#               root = comm, kernel frames suffixed "_[k]", COUNT = samples
+#               root = comm, kernel frames suffixed "_[k]", COUNT = samples,
+#               a run of unresolved frames kept as one "[unknown]"
 #   meta.txt    key=value facts (event, frequency, samples, kernel samples)
 #   perf.data   only if it is at most KB_PROFILE_KEEP_BYTES
 # The COMMAND's own output is thrown away: the profile run is never a timed
@@ -98,6 +99,10 @@ fold() {
 		name = clean(name)
 		if (dso ~ /^\[kernel/ || (length(ip) == 16 && ip ~ /^ffff/))
 			name = name "_[k]"
+		# A user stack without frame pointers unwinds into a run of
+		# garbage: keep one [unknown] for the whole run.
+		if (name == "[unknown]" && nf > 0 && fr[nf] == name)
+			return
 		fr[++nf] = name
 	}
 	/^[ \t]*$/ { flush(); expect = 1; next }
@@ -139,7 +144,15 @@ case ${1:-} in
 	;;
 --top)
 	shift
-	top_rows "${1:-40}" "$@"
+	n=40
+	case ${1:-} in
+	'' | *[!0-9]*) ;;
+	*)
+		n=$1
+		shift
+		;;
+	esac
+	top_rows "$n" "$@"
 	exit 0
 	;;
 esac
@@ -180,8 +193,9 @@ fail() {
 		fi
 	} >"$res/profile/.$tag.error" 2>/dev/null || true
 	rm -rf "$stage" "$out" 2>/dev/null || true
-	mkdir -p "$out" 2>/dev/null &&
+	if mkdir -p "$out" 2>/dev/null; then
 		mv -f "$res/profile/.$tag.error" "$out/error.txt" 2>/dev/null || true
+	fi
 	[ -z "$work" ] || rm -rf "$work"
 	echo "kbench-profile: $tag: error: $1 (see $out/error.txt)" >&2
 	exit 0

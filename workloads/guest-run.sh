@@ -68,5 +68,29 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
 	fi
 done <"$here/plan.tsv"
 
+# With PROFILE=1 the host adds profile.on to the first boot's payload:
+# each point runs once more under perf record -g, after all timed
+# samples, so that profiling never disturbs a timed sample.
+if [ -f "$here/profile.on" ]; then
+	while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
+		[ -n "$wl" ] || continue
+		extra=""
+		oldifs=$IFS
+		IFS=';'
+		for kv in $point; do
+			k=${kv%%=*}
+			v=${kv#*=}
+			[ "$k" = vcpus ] || [ "$kv" = none ] || extra="$extra --$k $v"
+		done
+		IFS=$oldifs
+		tag=$(printf '%s-%s-%s' "$wl" "$variant" "$point" | tr ';=/' '_-_')
+		say "profile $wl variant=$variant point=$point"
+		# shellcheck disable=SC2086 # args and extra are word lists
+		sh "$here/guest-profile.sh" "$res" "$tag" -- "$bin/kbbench" "$bench" \
+			--workload "$wl" --variant "$variant" --point "$point" \
+			--reps 1 --warmup 0 --clock "$clock" $args $extra </dev/null || true
+	done <"$here/plan.tsv"
+fi
+
 cp /proc/interrupts "$res/interrupts-after.txt" 2>/dev/null || true
 exit "$status"

@@ -1,0 +1,308 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The profile part of a run's report (PROFILE=1):
+#   analysis/profile.sh RUN [BASE NEW]      (defaults: baseline patched)
+# Input, per kernel label and profile tag (as workloads/guest-profile.sh
+# wrote it in the guest): RUN/profile/<label>/<TAG>/{top.txt,folded.txt,
+# meta.txt}, or error.txt when profiling failed there.
+# Output in RUN, each through a temp file in RUN and a rename:
+#   flame-<label>-<TAG>.svg   flame graph of each kernel's profile
+#   profile-diff-<TAG>.tsv    every symbol's self share on both kernels and
+#                             the delta in percentage points, by |delta|
+#   profile.md                top symbols, diff table, links to the SVGs
+#   profile.html              the same as one <section id="profile">
+#                             fragment, SVGs inlined, for index.html
+# The shares in the diff come from folded.txt (every sample's leaf frame),
+# so a symbol outside one kernel's top list still has its exact share.
+# Environment: PROFILE_ROWS (rows of the diff and top tables, default 25).
+# No RUN/profile: nothing to do, exit 0. A malformed input is an error that
+# names the file and line (exit 1).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+die() {
+	printf 'kbench: error: %s\n' "$*" >&2
+	exit 1
+}
+
+say() {
+	printf 'kbench: profile: %s\n' "$*" >&2
+}
+
+[ $# -eq 1 ] || [ $# -eq 3 ] || die "usage: analysis/profile.sh RUN [BASE NEW]"
+run=${1%/}
+base=${2:-baseline}
+new=${3:-patched}
+rows=${PROFILE_ROWS:-25}
+[[ $rows =~ ^[1-9][0-9]*$ ]] || die "PROFILE_ROWS=$rows: want a positive integer"
+[ -d "$run" ] || die "$run: no such run directory"
+if [ ! -d "$run/profile" ]; then
+	say "no $run/profile: the run was not made with PROFILE=1; nothing to do"
+	exit 0
+fi
+command -v perl >/dev/null || die "perl not found (make deps)"
+
+tmp=$(mktemp -d "$run/.profile.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+html_escape() {
+	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
+}
+
+h() {
+	printf '%s' "$*" | html_escape
+}
+
+# Check that a folded file is "stack COUNT" lines; name the first bad one.
+check_folded() {
+	awk '!/^.*[^ \t][ \t]+[0-9]+$/ && !/^[ \t]*$/ {
+		printf "%s:%d: not a folded stack (want \"a;b;c COUNT\"): %s\n", FILENAME, FNR, $0
+		bad = 1
+		exit
+	} END { exit bad }' "$1" >&2 || die "$1 is malformed (see above); re-run the profile"
+}
+
+# Self samples per symbol (the leaf frame of each stack), keyed like perf
+# report: "[k] name" for a kernel frame, "[.] name" otherwise. Prints
+# "key<TAB>samples" and a last "<TAB>total" line.
+self_counts() {
+	LC_ALL=C awk '
+	/^[ \t]*$/ { next }
+	{
+		c = $NF
+		s = $0
+		sub(/[ \t]+[0-9]+$/, "", s)
+		n = split(s, f, ";")
+		leaf = f[n]
+		if (leaf ~ /_\[k\]$/)
+			key = "[k] " substr(leaf, 1, length(leaf) - 4)
+		else
+			key = "[.] " leaf
+		cnt[key] += c
+		total += c
+	}
+	END {
+		for (k in cnt)
+			printf "%s\t%d\n", k, cnt[k]
+		printf "\t%d\n", total
+	}' "$1"
+}
+
+# The diff of two self-count lists: symbol, base %, new %, delta (pp),
+# 2 standard errors of the delta (pp, binomial), base and new samples;
+# sorted by |delta|, then symbol.
+diff_table() {
+	LC_ALL=C awk -F'\t' '
+	FNR == 1 { side++ }
+	$1 == "" { tot[side] = $2; next }
+	{ cnt[side, $1] = $2; sym[$1] = 1 }
+	END {
+		for (s in sym) {
+			a = (tot[1] ? 100 * cnt[1, s] / tot[1] : 0)
+			b = (tot[2] ? 100 * cnt[2, s] / tot[2] : 0)
+			pa = a / 100
+			pb = b / 100
+			se = 0
+			if (tot[1] && tot[2])
+				se = 100 * sqrt(pa * (1 - pa) / tot[1] + pb * (1 - pb) / tot[2])
+			d = b - a
+			printf "%.6f\t%s\t%.4f\t%.4f\t%+.4f\t%.4f\t%d\t%d\n",
+				(d < 0 ? -d : d), s, a, b, d, 2 * se, cnt[1, s], cnt[2, s]
+		}
+	}' "$1" "$2" | sort -t"$(printf '\t')" -k1,1gr -k2,2 | cut -f2-
+}
+
+# "pct<TAB>[k] symbol" rows of a top.txt.
+top_rows() {
+	awk '/^[ \t]*[0-9.]+%[ \t]+\[.\][ \t]/ {
+		pct = $1
+		line = $0
+		sub(/^[ \t]*[0-9.]+%[ \t]+/, "", line)
+		printf "%s\t%s\n", pct, line
+	}' "$1"
+}
+
+meta() {
+	local f=$1 key=$2
+	[ -f "$f" ] || return 0
+	sed -n "s/^$key=//p" "$f" | head -n 1
+}
+
+md_cell() {
+	printf '%s' "$*" | sed -e 's/|/\\|/g'
+}
+
+mapfile -t tags < <(
+	for k in "$base" "$new"; do
+		[ -d "$run/profile/$k" ] || continue
+		find "$run/profile/$k" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n'
+	done | LC_ALL=C sort -u
+)
+[ "${#tags[@]}" -gt 0 ] || say "no profiles for $base or $new under $run/profile"
+
+md=$tmp/profile.md
+html=$tmp/profile.html
+flames=()
+diffs=()
+{
+	printf '## Profiles: %s vs %s\n\n' "$base" "$new"
+	cat <<'EOF'
+Each workload point ran once more on each kernel under `perf record -g`
+(software clock event in the guest), after and apart from the timed
+samples. Shares are of that one run's samples (self time, leaf frame):
+a profile is a pointer to where time goes, not a statistic. "2 SE" is
+twice the binomial standard error of the delta; a delta inside it is noise.
+
+EOF
+} >"$md"
+{
+	printf '<section id="profile">\n<h2>Profiles: %s vs %s</h2>\n' "$(h "$base")" "$(h "$new")"
+	printf '<p>Each workload point ran once more on each kernel under <code>perf record -g</code>\n'
+	printf '(software clock event in the guest), after and apart from the timed samples.\n'
+	printf 'Shares are of that one run&#39;s samples (self time, leaf frame): a profile points\n'
+	printf 'at where time goes, it is not a statistic. &quot;2 SE&quot; is twice the binomial\n'
+	printf 'standard error of the delta; a delta inside it is noise.</p>\n'
+} >"$html"
+
+nsvg=0
+for tag in "${tags[@]}"; do
+	ok=()
+	{
+		printf '### %s\n\n' "$tag"
+	} >>"$md"
+	printf '<h3 id="profile-%s">%s</h3>\n' "$(h "$tag" | tr -c 'A-Za-z0-9._-' '_')" "$(h "$tag")" >>"$html"
+	for k in "$base" "$new"; do
+		d=$run/profile/$k/$tag
+		if [ -f "$d/folded.txt" ] && [ -f "$d/top.txt" ]; then
+			check_folded "$d/folded.txt"
+			ok+=("$k")
+			read -r samples ksamples < <(awk '{ n += $NF; s = $0; sub(/[ \t]+[0-9]+$/, "", s)
+				if (s ~ /_\[k\]$/) k += $NF } END { print n + 0, k + 0 }' "$d/folded.txt")
+			line="$k: $samples samples ($ksamples in the kernel), event $(meta "$d/meta.txt" event) at $(meta "$d/meta.txt" freq) Hz, kernel $(meta "$d/meta.txt" uname)"
+			warn=$(meta "$d/meta.txt" warning)
+			[ -z "$warn" ] || line="$line. Warning: $warn"
+		elif [ -f "$d/error.txt" ]; then
+			line="$k: profiling failed: $(head -n 1 "$d/error.txt") (profile/$k/$tag/error.txt)"
+		else
+			line="$k: no profile (profile/$k/$tag is missing or incomplete)"
+		fi
+		printf -- '- %s\n' "$(md_cell "$line")" >>"$md"
+		printf '<p>%s</p>\n' "$(h "$line")" >>"$html"
+	done
+	printf '\n' >>"$md"
+	slug=$(printf '%s' "$tag" | tr -c 'A-Za-z0-9._=-' '_')
+
+	# Diff table, when both kernels have a profile.
+	if [ "${#ok[@]}" = 2 ]; then
+		self_counts "$run/profile/$base/$tag/folded.txt" >"$tmp/self-base"
+		self_counts "$run/profile/$new/$tag/folded.txt" >"$tmp/self-new"
+		tsv=profile-diff-$slug.tsv
+		{
+			printf 'symbol\t%s_pct\t%s_pct\tdelta_pp\ttwo_se_pp\t%s_samples\t%s_samples\n' \
+				"$base" "$new" "$base" "$new"
+			diff_table "$tmp/self-base" "$tmp/self-new"
+		} >"$tmp/$tsv"
+		diffs+=("$tsv")
+		nsym=$(($(wc -l <"$tmp/$tsv") - 1))
+		shown=$((nsym < rows ? nsym : rows))
+		{
+			printf 'Self share by symbol, largest change first (%d of %d symbols; all in [%s](%s)):\n\n' \
+				"$shown" "$nsym" "$tsv" "$tsv"
+			printf '| symbol | %s %% | %s %% | delta (pp) | 2 SE (pp) |\n' "$(md_cell "$base")" "$(md_cell "$new")"
+			printf '|---|---:|---:|---:|---:|\n'
+			tail -n +2 "$tmp/$tsv" | head -n "$rows" | while IFS=$'\t' read -r s a b dl se _ _; do
+				printf '| %s | %.2f | %.2f | %+.2f | %.2f |\n' "$(md_cell "$s")" "$a" "$b" "$dl" "$se"
+			done
+			printf '\n'
+		} >>"$md"
+		{
+			printf '<table>\n<caption>Self share by symbol, largest change first (%d of %d symbols; all in %s)</caption>\n' \
+				"$shown" "$nsym" "$(h "$tsv")"
+			printf '<tr><th>symbol</th><th>%s %%</th><th>%s %%</th><th>delta (pp)</th><th>2 SE (pp)</th></tr>\n' \
+				"$(h "$base")" "$(h "$new")"
+			tail -n +2 "$tmp/$tsv" | head -n "$rows" | while IFS=$'\t' read -r s a b dl se _ _; do
+				# Shade a change beyond 2 SE: warm if the share grew, cool if
+				# it shrank (a share is not a verdict, so no red/green).
+				cls=""
+				if awk -v d="$dl" -v e="$se" 'BEGIN { if (d < 0) d = -d; exit !(d > e && d >= 0.5) }'; then
+					cls=' style="background: #fde9d9"'
+					case $dl in -*) cls=' style="background: #dde9f8"' ;; esac
+				fi
+				printf '<tr%s><td><code>%s</code></td><td class="num">%.2f</td><td class="num">%.2f</td><td class="num">%+.2f</td><td class="num">%.2f</td></tr>\n' \
+					"$cls" "$(h "$s")" "$a" "$b" "$dl" "$se"
+			done
+			printf '</table>\n'
+		} >>"$html"
+	fi
+
+	# Top symbols, side by side.
+	if [ "${#ok[@]}" -gt 0 ]; then
+		for k in "${ok[@]}"; do
+			top_rows "$run/profile/$k/$tag/top.txt" | head -n "$rows" >"$tmp/top-$k"
+		done
+		nrow=$(for k in "${ok[@]}"; do wc -l <"$tmp/top-$k"; done | sort -n | tail -n 1)
+		{
+			printf 'Top symbols by self overhead (perf report --no-children --sort sym):\n\n'
+			printf '| # |'
+			for k in "${ok[@]}"; do printf ' %s | %% |' "$(md_cell "$k")"; done
+			printf '\n|---:|'
+			for _ in "${ok[@]}"; do printf '%s' '---|---:|'; done
+			printf '\n'
+			for ((i = 1; i <= nrow; i++)); do
+				printf '| %d |' "$i"
+				for k in "${ok[@]}"; do
+					IFS=$'\t' read -r p s < <(sed -n "${i}p" "$tmp/top-$k") || true
+					printf ' %s | %s |' "$(md_cell "${s:-}")" "${p:-}"
+				done
+				printf '\n'
+			done
+			printf '\n'
+		} >>"$md"
+		{
+			printf '<details><summary>Top symbols by self overhead (perf report --no-children --sort sym)</summary>\n<table>\n<tr><th>#</th>'
+			for k in "${ok[@]}"; do printf '<th>%s</th><th>%%</th>' "$(h "$k")"; done
+			printf '</tr>\n'
+			for ((i = 1; i <= nrow; i++)); do
+				printf '<tr><td class="num">%d</td>' "$i"
+				for k in "${ok[@]}"; do
+					IFS=$'\t' read -r p s < <(sed -n "${i}p" "$tmp/top-$k") || true
+					printf '<td><code>%s</code></td><td class="num">%s</td>' "$(h "${s:-}")" "$(h "${p:-}")"
+				done
+				printf '</tr>\n'
+			done
+			printf '</table></details>\n'
+		} >>"$html"
+	fi
+
+	# A flame graph per kernel.
+	for k in "${ok[@]}"; do
+		svg=flame-$k-$slug.svg
+		d=$run/profile/$k/$tag
+		perl "$top/analysis/flamegraph.pl" --title "$k: $tag" \
+			--subtitle "perf record -g, $(meta "$d/meta.txt" event), kernel $(meta "$d/meta.txt" uname)" \
+			"$d/folded.txt" >"$tmp/$svg" || die "flamegraph.pl failed on $d/folded.txt"
+		case $(head -c 5 "$tmp/$svg") in
+		"<?xml" | "<svg"*) ;;
+		*) die "flamegraph.pl wrote no SVG for $d/folded.txt" ;;
+		esac
+		flames+=("$svg")
+		nsvg=$((nsvg + 1))
+		printf 'Flame graph, %s: [%s](%s)\n\n' "$(md_cell "$k")" "$svg" "$svg" >>"$md"
+		{
+			printf '<figure>\n'
+			sed -n '/<svg/,$p' "$tmp/$svg"
+			printf '<figcaption>%s</figcaption></figure>\n' "$(h "$svg")"
+		} >>"$html"
+	done
+done
+printf '</section>\n' >>"$html"
+
+# Publish: SVGs and TSVs first, then the Markdown, the HTML fragment last.
+rm -f "$run"/flame-*.svg "$run"/profile-diff-*.tsv
+for f in "${flames[@]}" "${diffs[@]}"; do
+	mv -f "$tmp/$f" "$run/$f"
+done
+mv -f "$md" "$run/profile.md"
+mv -f "$html" "$run/profile.html"
+say "wrote $run/profile.html, profile.md, ${#diffs[@]} diff tables and $nsvg flame graphs (${#tags[@]} profile tags)"
