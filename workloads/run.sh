@@ -9,8 +9,10 @@
 # Boots go A B A B ... BOOTS times per kernel and per vCPU count, so host
 # drift lands on every kernel alike. A boot whose raw data is complete
 # (raw/<NAME>/<boot>/.done) is skipped, so an interrupted run resumes when
-# given the same DIR. Environment: BOOTS, WORKLOADS, QUICK, BENCH_VCPUS,
-# ACCEL, IMAGE, ROOT, V (see bench.conf).
+# given the same DIR. With PROFILE=1 the first boot of each kernel also
+# runs each point once under perf record -g, after its timed samples
+# (RUN/profile/<NAME>/). Environment: BOOTS, WORKLOADS, QUICK, BENCH_VCPUS,
+# PROFILE, ACCEL, IMAGE, ROOT, V (see bench.conf).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -99,7 +101,15 @@ for v in "${groups[@]}"; do
 	mkdir -p "$pd/bin"
 	cp "$top/build/bench/kbbench" "$top/build/bench/irqcompat" "$pd/bin/"
 	cp "$here/guest-run.sh" "$pd/run"
+	cp "$here/guest-profile.sh" "$pd/guest-profile.sh"
 	printf '%s' "${plan_lines[$v]}" >"$pd/plan.tsv"
+	# PROFILE=1: the first boot of each kernel also profiles each point,
+	# after its timed samples.
+	if [ "${PROFILE:-0}" = 1 ]; then
+		rm -rf "$pd.profile"
+		cp -r "$pd" "$pd.profile"
+		: >"$pd.profile/profile.on"
+	fi
 done
 
 n=0
@@ -128,8 +138,12 @@ for v in "${groups[@]}"; do
 			fi
 			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}"
 			rc=0
+			payload=$run/payload/v$v
+			if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
+				payload=$payload.profile
+			fi
 			"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/${labels[$i]}" \
-				--payload "$run/payload/v$v" --out "$out" \
+				--payload "$payload" --out "$out" \
 				--vcpus "$v" --mem "${group_mem[$v]}" \
 				--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
 				${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
@@ -145,6 +159,18 @@ for v in "${groups[@]}"; do
 				cp "$csv" "$dest/.$(basename "$csv").tmp"
 				mv -f "$dest/.$(basename "$csv").tmp" "$dest/$(basename "$csv")"
 			done
+			if [ -d "$res/profile" ]; then
+				for p in "$res"/profile/*/; do
+					[ -d "$p" ] || continue
+					t=$(basename "$p")
+					pdst=$run/profile/$name
+					mkdir -p "$pdst"
+					rm -rf "$pdst/.$t.tmp"
+					cp -r "$p" "$pdst/.$t.tmp"
+					rm -rf "${pdst:?}/$t"
+					mv "$pdst/.$t.tmp" "$pdst/$t"
+				done
+			fi
 			if [ "$rc" = 3 ]; then
 				failed=$((failed + 1))
 				kb_say "warning: runner failed in $name $boot (partial results kept); see $res/run.log"

@@ -187,7 +187,11 @@ cp "$list" "$tmp/series.list"
 	sep=
 	while IFS= read -r p; do
 		[ -n "$p" ] || continue
-		subj=$(sed -n 's/^Subject: *//p' "$p" | head -n 1 | sed 's/^\[[^]]*\] *//')
+		# Unfold the (possibly multi-line) Subject header.
+		subj=$(awk '/^Subject:/ { s = $0; f = 1; next }
+			f && /^[ \t]/ { s = s $0; next }
+			f { exit } END { print s }' "$p" |
+			sed -e 's/^Subject: *//' -e 's/^\[[^]]*\] *//' -e 's/[[:space:]]\{1,\}/ /g')
 		printf '%s\n    {"file": "%s", "subject": "%s", "sha256": "%s"}' "$sep" \
 			"$(kb_json_str "$(basename "$p")")" "$(kb_json_str "$subj")" "$(kb_sha256_file "$p")"
 		sep=,

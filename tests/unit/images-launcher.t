@@ -35,7 +35,7 @@ jeq() {
 	if [ "$got" = "$4" ]; then ok 0 "$1"; else ok 1 "$1 (got '$got', wanted '$4')"; fi
 }
 
-echo "1..45"
+echo "1..46"
 for t in jq qemu-img cloud-localds tar; do
 	command -v "$t" >/dev/null || { echo "Bail out! $t not installed (make deps)"; exit 1; }
 done
@@ -106,6 +106,7 @@ run "payload without an executable run" 2 --kernel "$tmp/kernel" --image "$tmp/b
 has "names the payload problem" "no executable 'run'"
 run "bad --clock" 2 "${common[@]}" --out "$tmp/o1" --clock fast
 run "icount with kvm refused" 2 "${common[@]}" --out "$tmp/o1" --clock icount --accel kvm
+run "bad --icount-sleep" 2 "${common[@]}" --out "$tmp/o1" --icount-sleep maybe
 run "bad --vcpus" 2 "${common[@]}" --out "$tmp/o1" --vcpus 0
 run "unknown option" 2 "${common[@]}" --out "$tmp/o1" --frobnicate
 mkdir -p "$tmp/full" && touch "$tmp/full/x"
@@ -121,7 +122,7 @@ jeq "launch.json records the qemu version" "$tmp/ok/launch.json" .qemu_version "
 if [ "$(cat "$tmp/ok/results/answer" 2>/dev/null)" = 42 ] && [ -f "$tmp/ok/results/run.log" ]; then
 	ok 0 "results extracted from the results disk"; else ok 1 "results extracted from the results disk"; fi
 c=$(cat "$tmp/ok/qemu.cmdline")
-case "$c" in *"-nic none"*"-icount shift=0\\,sleep=off"*) ok 0 "cmdline: -nic none, -icount shift=0,sleep=off" ;; *) ok 1 "cmdline: -nic none, -icount ($c)" ;; esac
+case "$c" in *"-nic none"*"-icount shift=0\\,sleep=on"*) ok 0 "cmdline: -nic none, -icount shift=0,sleep=on" ;; *) ok 1 "cmdline: -nic none, -icount ($c)" ;; esac
 case "$c" in *"kbench.clock=icount"*"foo=bar"*) ok 0 "cmdline: kbench.clock= and --append on the kernel cmdline" ;; *) ok 1 "kernel cmdline ($c)" ;; esac
 case "$c" in *"-no-reboot"*"panic=-1"*"virtio-rng-pci") ok 0 "cmdline: -no-reboot, panic=-1, --extra-qemu last" ;; *) ok 1 "cmdline: -no-reboot panic=-1 extra ($c)" ;; esac
 if [ ! -e "$tmp/ok/.vm" ] && [ -f "$tmp/ok/serial.log" ] && [ -f "$tmp/ok/user-data" ]; then

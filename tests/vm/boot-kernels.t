@@ -112,14 +112,17 @@ for k in "${kernels[@]}"; do
 	else
 		t "$k: QEMU ran without -icount" test -z "$(grep -- '-icount' "$o/qemu.cmdline")"
 	fi
-	# Guest time of the fixed work: spread of reps 2-6.
+	# Guest time of the fixed work, reps 2-6 (the first warms up). One rep
+	# may be hit by a timer or a kworker (measured: +3 to +7 %, once in a
+	# while), so the test is on the four fastest; the full spread is shown.
 	if [ -s "$r/loop-ns" ]; then
-		spread=$(tail -n +2 "$r/loop-ns" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", lo ? (hi - lo) * 100 / lo : 999 }')
 		reps=$(tr '\n' ' ' <"$r/loop-ns")
+		spread4=$(tail -n +2 "$r/loop-ns" | sort -n | head -n 4 | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", lo ? (hi - lo) * 100 / lo : 999 }')
+		spread=$(tail -n +2 "$r/loop-ns" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", lo ? (hi - lo) * 100 / lo : 999 }')
 		if [ "$clock" = icount ]; then
-			if awk -v s="$spread" 'BEGIN { exit !(s < 5) }'; then
-				ok 0 "$k: icount guest time is deterministic (fixed work, ns: $reps; spread $spread %)"
-			else ok 1 "$k: icount guest time spread $spread % >= 5 % (ns: $reps)"; fi
+			if awk -v s="$spread4" 'BEGIN { exit !(s < 1) }'; then
+				ok 0 "$k: icount guest time is deterministic (fixed work, ns: $reps; 4 fastest of reps 2-6 within $spread4 %, all within $spread %)"
+			else ok 1 "$k: icount guest time: 4 fastest of reps 2-6 spread $spread4 % >= 1 % (ns: $reps)"; fi
 		else
 			ok 0 "$k: wall guest time recorded (ns: $reps; spread $spread %)"
 		fi

@@ -100,8 +100,9 @@ t "(b) the serial log has the sysrq crash" grep -q 'sysrq triggered crash' "$o/s
 w=$(jq -r .wall_s "$o/launch.json" 2>/dev/null || echo 999)
 t "(b) QEMU ended at the panic, not at the timeout (${w} s)" awk -v w="$w" 'BEGIN { exit !(w < 250) }'
 
-# (c) the runner hangs; the timeout is the boot time of (a) plus a margin
-to=$(awk -v b="$boot_a" 'BEGIN { printf "%d", b * 1.5 + 20 }')
+# (c) the runner hangs; the timeout is twice the boot time of (a) plus 30 s
+# (boots vary by 50 % on a loaded host)
+to=$(awk -v b="$boot_a" 'BEGIN { printf "%d", b * 2 + 30 }')
 runner hang <<'RUN'
 #!/bin/sh
 echo hanging
@@ -111,7 +112,7 @@ t1=$(date +%s)
 boot hang "$to" --keep-disks
 t2=$(date +%s)
 t "(c) launcher exits 6 on a timeout ($to s)" test "$rc" = 6
-t "(c) the error says timeout in the runner and QEMU killed" grep -q "guest hang: timeout after $to s in the runner; QEMU killed, gone: yes" "$err"
+t "(c) the error says timeout in the runner and QEMU killed" grep -q "guest hang: timeout after $to s in the runner (runcmd started at [0-9.]* s); QEMU killed, gone: yes" "$err"
 pid=$(cat "$o/.vm/qemu.pid" 2>/dev/null || echo 0)
 if [ "$pid" -gt 0 ] && ! kill -0 "$pid" 2>/dev/null; then ok 0 "(c) QEMU (pid $pid) is gone"; else
 	ok 1 "(c) QEMU (pid $pid) is gone"
