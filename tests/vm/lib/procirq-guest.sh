@@ -55,7 +55,7 @@ done
 wait "$stress"
 rm -f "$res/cur.txt"
 echo "$i" >"$res/racing-reads.txt"
-find "$res" -name 'unparsable-*.txt' | wc -l >"$res/unparsable-count.txt"
+find "$res" -name 'unparsable-[0-9]*.txt' | wc -l >"$res/unparsable-count.txt"
 grep -c . "$res/stress.log" >"$res/rounds.txt" || true
 dmesg >"$res/dmesg.txt"
 cat /proc/interrupts >"$res/interrupts-3.txt"
