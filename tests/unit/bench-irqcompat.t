@@ -10,17 +10,8 @@ ic=$top/build/bench/irqcompat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-fail=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 # check DESC EXPECTED_RC CMD...: output kept in $tmp/out, shown on failure
 check() {
 	local desc=$1 want=$2 rc=0

@@ -9,12 +9,8 @@ launch=$top/images/launch.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-fail=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 # run DESC WANT_RC ARGS...: launch.sh output kept in $tmp/out
 run() {
 	local desc=$1 want=$2 rc=0

@@ -10,12 +10,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/workloads/wl.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 echo "1..12"
 
 # Every shipped workload file loads.

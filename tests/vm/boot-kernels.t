@@ -18,12 +18,8 @@ mem=${MEM:-2048}
 timeout=${BOOT_TIMEOUT:-600}
 read -r -a kernels <<<"${KB_BOOT_KERNELS:-baseline patched}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-boot-test.XXXXXX")
-n=0
-fail=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 t() { local d=$1; shift; if "$@" >/dev/null 2>&1; then ok 0 "$d"; else ok 1 "$d"; fi; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 # shellcheck disable=SC2317 # the EXIT trap calls it

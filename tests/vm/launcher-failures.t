@@ -17,12 +17,8 @@ export KBENCH_CACHE=$cache
 kd=${KB_TEST_KERNEL:-$cache/labels/baseline}
 clock=${KB_TEST_CLOCK:-icount}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-launcher-test.XXXXXX")
-n=0
-fail=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 t() { local d=$1; shift; if "$@" >/dev/null 2>&1; then ok 0 "$d"; else ok 1 "$d"; fi; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 # shellcheck disable=SC2317 # the EXIT trap calls it

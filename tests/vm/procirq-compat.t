@@ -8,12 +8,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${KBENCH_CACHE:=$HOME/.cache/kbench}"
 ic=$top/build/bench/irqcompat
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-procirq.XXXXXX")
-n=0
-fail=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 note() { sed 's/^/# /' "$@" >&2 || true; }
 
 echo "1..13"

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers for the bash tests. Source it, print the plan, call
+# ok STATUS DESCRIPTION for each test (STATUS 0 passes), exit "$fail".
+# shellcheck shell=bash
+
+# The callers read n and fail.
+# shellcheck disable=SC2034
+n=0
+fail=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		# shellcheck disable=SC2034
+		fail=1
+	fi
+}
