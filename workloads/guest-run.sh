@@ -28,21 +28,27 @@ say() {
 } >"$res/guest-info.txt"
 cp /proc/interrupts "$res/interrupts.txt" 2>/dev/null || true
 
+# "vcpus=N;k=v;..." -> " --k v ..." (vcpus is the boot's, not the bench's)
+point_args() {
+	_args=""
+	_oldifs=$IFS
+	IFS=';'
+	for kv in $1; do
+		k=${kv%%=*}
+		v=${kv#*=}
+		[ "$k" = vcpus ] || [ "$kv" = none ] || _args="$_args --$k $v"
+	done
+	IFS=$_oldifs
+	printf '%s' "$_args"
+}
+
 n=0
 total=$(grep -c . "$here/plan.tsv" || true)
 tab=$(printf '\t')
 while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
 	[ -n "$wl" ] || continue
 	n=$((n + 1))
-	extra=""
-	oldifs=$IFS
-	IFS=';'
-	for kv in $point; do
-		k=${kv%%=*}
-		v=${kv#*=}
-		[ "$k" = vcpus ] || [ "$kv" = none ] || extra="$extra --$k $v"
-	done
-	IFS=$oldifs
+	extra=$(point_args "$point")
 	say "$n/$total $wl variant=$variant point=$point"
 	csv=$res/raw/$wl.csv
 	tmp=$res/raw/.$wl.$n.tmp
@@ -74,15 +80,7 @@ done <"$here/plan.tsv"
 if [ -f "$here/profile.on" ]; then
 	while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
 		[ -n "$wl" ] || continue
-		extra=""
-		oldifs=$IFS
-		IFS=';'
-		for kv in $point; do
-			k=${kv%%=*}
-			v=${kv#*=}
-			[ "$k" = vcpus ] || [ "$kv" = none ] || extra="$extra --$k $v"
-		done
-		IFS=$oldifs
+		extra=$(point_args "$point")
 		tag=$(printf '%s-%s-%s' "$wl" "$variant" "$point" | tr ';=/' '_-_')
 		say "profile $wl variant=$variant point=$point"
 		# shellcheck disable=SC2086 # args and extra are word lists
