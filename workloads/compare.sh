@@ -68,16 +68,7 @@ fi
 "$here/run.sh" --run "$run" --kernel baseline=baseline --kernel patched=patched
 
 # The calibrated floor applies only to runs made the same way.
-cal=$KBENCH_CACHE/calibration
-if [ -f "$cal/floor.json" ] && [ ! -f "$run/floor.json" ]; then
-	if "$top/analysis/fpdiff.sh" "$cal/fingerprint.json" "$run/fingerprint.json" >"$run/.floor-fpdiff" 2>&1; then
-		cp "$cal/floor.json" "$run/floor.json"
-		kb_say "using the calibrated noise floor from $cal/floor.json"
-	else
-		kb_say "not using $cal/floor.json: its A/A run differs from this one in: $(tr '\n' ' ' <"$run/.floor-fpdiff")"
-	fi
-	rm -f "$run/.floor-fpdiff"
-fi
+"$here/floor.sh" "$run" >/dev/null
 
 [ "$report" = 1 ] || { kb_say "raw results: $run/raw (make report RUN=$run)"; exit 0; }
 "$top/analysis/report.sh" "$run"

@@ -76,7 +76,8 @@ done <"$here/plan.tsv"
 
 # With PROFILE=1 the host adds profile.on to the first boot's payload:
 # each point runs once more under perf record -g, after all timed
-# samples, so that profiling never disturbs a timed sample.
+# samples (as many reps, no warm-up), so that profiling never disturbs
+# a timed sample.
 if [ -f "$here/profile.on" ]; then
 	while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
 		[ -n "$wl" ] || continue
@@ -86,7 +87,7 @@ if [ -f "$here/profile.on" ]; then
 		# shellcheck disable=SC2086 # args and extra are word lists
 		sh "$here/guest-profile.sh" "$res" "$tag" -- "$bin/kbbench" "$bench" \
 			--workload "$wl" --variant "$variant" --point "$point" \
-			--reps 1 --warmup 0 --clock "$clock" $args $extra </dev/null || true
+			--reps "$reps" --warmup 0 --clock "$clock" $args $extra </dev/null || true
 	done <"$here/plan.tsv"
 fi
 

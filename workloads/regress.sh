@@ -75,7 +75,8 @@ fi
 
 kbstat=$top/build/analysis/kbstat
 floor=()
-[ -f "$KBENCH_CACHE/calibration/floor.json" ] && floor=(--floor "$KBENCH_CACHE/calibration/floor.json")
+f=$("$here/floor.sh" "$run")
+[ -z "$f" ] || floor=(--floor "$f")
 "$kbstat" compare "$run" --base old --new new "${floor[@]}" --out "$run/new-vs-old.json"
 "$kbstat" compare "$run" --base baseline --new new "${floor[@]}" --out "$run/new-vs-baseline.json"
 "$kbstat" summary "$run/new-vs-old.json" --format txt >"$run/new-vs-old.txt"
