@@ -17,32 +17,32 @@ cat /proc/interrupts >"$res/interrupts-2.txt"
 # Hotplug stress: a reader parses every table it gets while CPUs 1..N-1
 # are taken offline and brought back.
 cpus=$(ls -d /sys/devices/system/cpu/cpu[1-9]* 2>/dev/null || true)
+# One read of /proc/interrupts, which must parse; a bad one is kept.
+read_and_parse() {
+	reads=$((reads + 1))
+	cat /proc/interrupts >"$res/cur.txt"
+	if ! "$ic" parse -q "$res/cur.txt" 2>>"$res/parse-errors.txt"; then
+		bad=$((bad + 1))
+		cp "$res/cur.txt" "$res/unparsable-$bad.txt"
+	fi
+}
+
 stress() {
-reads=0
-bad=0
-for round in 1 2 3 4 5; do
-	for c in $cpus; do
-		[ -w "$c/online" ] || continue
-		echo 0 >"$c/online"
-		for _ in 1 2 3; do
-			reads=$((reads + 1))
-			cat /proc/interrupts >"$res/cur.txt"
-			if ! "$ic" parse -q "$res/cur.txt" 2>>"$res/parse-errors.txt"; then
-				bad=$((bad + 1))
-				cp "$res/cur.txt" "$res/unparsable-$bad.txt"
-			fi
+	reads=0
+	bad=0
+	for round in 1 2 3 4 5; do
+		for c in $cpus; do
+			[ -w "$c/online" ] || continue
+			echo 0 >"$c/online"
+			for _ in 1 2 3; do
+				read_and_parse
+			done
+			echo 1 >"$c/online"
+			read_and_parse
 		done
-		echo 1 >"$c/online"
-		reads=$((reads + 1))
-		cat /proc/interrupts >"$res/cur.txt"
-		if ! "$ic" parse -q "$res/cur.txt" 2>>"$res/parse-errors.txt"; then
-			bad=$((bad + 1))
-			cp "$res/cur.txt" "$res/unparsable-$bad.txt"
-		fi
+		echo "round $round done" >>"$res/stress.log"
 	done
-	echo "round $round done" >>"$res/stress.log"
-done
-echo "$reads" >"$res/stress-reads.txt"
+	echo "$reads" >"$res/stress-reads.txt"
 }
 stress &
 stress=$!
