@@ -101,8 +101,13 @@ head=$("$here/apply.sh" "$wt" kbench-base "$list" "$log")
 out=$wt/_build
 mkdir -p "$out"
 kb_say "configure $label"
+# -fno-var-tracking: BTF needs DWARF types, not variable locations, and
+# location tracking is about 15 % of the compile time. The machine code is
+# the same with and without it (objdump -d compared on kernel/fork.o and
+# net/ipv4/tcp.o).
 kmake_args=(-C "$wt" O="$out" -j"$JOBS"
 	CC="ccache $KCC" HOSTCC="ccache gcc"
+	KCFLAGS="-fno-var-tracking"
 	LOCALVERSION="-kb-$label"
 	KBUILD_BUILD_TIMESTAMP="1970-01-01"
 	KBUILD_BUILD_USER=kbench KBUILD_BUILD_HOST=kbench)
@@ -111,6 +116,10 @@ kmake() {
 }
 export CCACHE_DIR=$KBENCH_CACHE/ccache
 export CCACHE_BASEDIR=$wt CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=10G
+# Depend mode hashes the headers listed by the compiler's own -MMD output
+# instead of running the preprocessor a second time on every miss: a cold
+# cache costs about 4 % over no ccache instead of about 13 %.
+export CCACHE_DEPEND=1
 kmake -s x86_64_defconfig >>"$log" 2>&1 || kb_die "defconfig failed for $label, see $log"
 (cd "$wt" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 	kernel/configs/kvm_guest.config "$KCONFIG_FRAGMENT") >>"$log" 2>&1 ||
