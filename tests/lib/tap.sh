@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # TAP helpers for the bash tests. Source it, print the plan, call
 # ok STATUS DESCRIPTION for each test (STATUS 0 passes), exit "$fail".
+# t DESCRIPTION CMD...: one test that passes if CMD succeeds (output hidden).
+# diag LINE...: TAP comment lines.
 # shellcheck shell=bash
 
 # The callers read n and fail.
@@ -18,3 +20,11 @@ ok() {
 		fail=1
 	fi
 }
+
+t() {
+	local d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok 0 "$d"; else ok 1 "$d"; fi
+}
+
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }

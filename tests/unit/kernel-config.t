@@ -35,21 +35,19 @@ bad=$(awk '
 	/^#/ { next }
 	/^CONFIG_[A-Z0-9_]+=(y|n|m|-?[0-9]+|0x[0-9a-fA-F]+|".*")$/ { next }
 	{ printf "%s:%d: %s\n", FILENAME, FNR, $0 }' "$frag")
-ok "$([ -z "$bad" ] && echo 0 || echo 1)" "every line is an assignment, '# CONFIG_X is not set', a comment or blank"
-[ -z "$bad" ] || printf '# %s\n' "$bad"
+t "every line is an assignment, '# CONFIG_X is not set', a comment or blank" test -z "$bad"
+[ -z "$bad" ] || diag "$bad"
 
 # One line per option: a second one would silently win or conflict.
 dups=$(sed -n -e 's/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p' \
 	-e 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$frag" | sort | uniq -d)
-ok "$([ -z "$dups" ] && echo 0 || echo 1)" "no option is given twice"
-[ -z "$dups" ] || printf '%s\n' "$dups" | sed 's/^/# given twice: /'
+t "no option is given twice" test -z "$dups"
+[ -z "$dups" ] || diag "given twice: $dups"
 
 for opt in "${required[@]}"; do
-	if grep -qx "CONFIG_$opt=y" "$frag"; then st=0; else st=1; fi
-	ok "$st" "CONFIG_$opt=y"
+	t "CONFIG_$opt=y" grep -qx "CONFIG_$opt=y" "$frag"
 done
 for opt in "${unset_required[@]}"; do
-	if grep -qx "# CONFIG_$opt is not set" "$frag"; then st=0; else st=1; fi
-	ok "$st" "CONFIG_$opt is not set"
+	t "CONFIG_$opt is not set" grep -qx "# CONFIG_$opt is not set" "$frag"
 done
 exit "$fail"

@@ -20,8 +20,8 @@ read -r -a kernels <<<"${KB_BOOT_KERNELS:-baseline patched}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-boot-test.XXXXXX")
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-t() { local d=$1; shift; if "$@" >/dev/null 2>&1; then ok 0 "$d"; else ok 1 "$d"; fi; }
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+# Sorted numbers on stdin -> (max - min) / min in %.
+spread_pct() { awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", lo ? (hi - lo) * 100 / lo : 999 }'; }
 # shellcheck disable=SC2317 # the EXIT trap calls it
 finish() {
 	if [ "$fail" = 0 ]; then rm -rf "$tmp"; else diag "outputs kept in $tmp"; fi
@@ -113,8 +113,8 @@ for k in "${kernels[@]}"; do
 	# while), so the test is on the four fastest; the full spread is shown.
 	if [ -s "$r/loop-ns" ]; then
 		reps=$(tr '\n' ' ' <"$r/loop-ns")
-		spread4=$(tail -n +2 "$r/loop-ns" | sort -n | head -n 4 | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", lo ? (hi - lo) * 100 / lo : 999 }')
-		spread=$(tail -n +2 "$r/loop-ns" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", lo ? (hi - lo) * 100 / lo : 999 }')
+		spread4=$(tail -n +2 "$r/loop-ns" | sort -n | head -n 4 | spread_pct)
+		spread=$(tail -n +2 "$r/loop-ns" | sort -n | spread_pct)
 		if [ "$clock" = icount ]; then
 			if awk -v s="$spread4" 'BEGIN { exit !(s < 1) }'; then
 				ok 0 "$k: icount guest time is deterministic (fixed work, ns: $reps; 4 fastest of reps 2-6 within $spread4 %, all within $spread %)"

@@ -19,8 +19,6 @@ clock=${KB_TEST_CLOCK:-icount}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-launcher-test.XXXXXX")
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-t() { local d=$1; shift; if "$@" >/dev/null 2>&1; then ok 0 "$d"; else ok 1 "$d"; fi; }
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 # shellcheck disable=SC2317 # the EXIT trap calls it
 finish() {
 	if [ "$fail" = 0 ]; then rm -rf "$tmp"; else diag "outputs kept in $tmp"; fi
