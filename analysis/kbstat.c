@@ -20,8 +20,16 @@
 #define DEFAULT_SEED 20241212ULL
 #define DEFAULT_REPS 2000
 #define MIN_SAMPLES 5
-#define ALPHA 0.01
+#define MIN_BOOTS 3
+#define ALPHA 0.05		/* BH-adjusted, on top of the interval rule */
 #define MIN_EFFECT 0.01
+/*
+ * Boots are the unit when Kruskal-Wallis across a side's boots gives
+ * p below this. Deliberately lax: a pre-test that misses a real boot
+ * effect would pool dependent samples, one that fires by chance only
+ * costs the power of the sample-level interval.
+ */
+#define BOOT_EFFECT_P 0.20
 
 static const char *usage_text =
 	"usage:\n"
@@ -187,26 +195,57 @@ static size_t *sorted_keys(const struct raw *raw)
 struct cmp {
 	size_t key;
 	struct group_stats g[2];
-	double ratio, r_lo, r_hi;
-	struct mwu mwu;
-	int tested;		/* enough samples, p is defined */
+	int diff_scale;		/* some sample <= 0: compare differences */
+	int boot_unit;		/* decided on boot medians (boot effect) */
+	double mag;		/* difference scale: max mean |x| of the sides */
+	double est, lo, hi;	/* estimate and CI_LEVEL interval, in the scale */
+	double dlo, dhi;	/* DECISION_LEVEL interval, in the scale */
+	double ratio, r_lo, r_hi;	/* ratio scale only */
+	int tested;		/* enough samples and boots for a verdict */
+	double p, df;		/* df: Welch's, boot unit only */
+	const char *p_method;
 	double p_adj, min_effect;
 	const char *floor_source, *verdict;
+	char why[320];		/* inconclusive / insufficient: why, what settles it */
 };
+
+/* Effect relative to the baseline, in the comparison's scale. */
+static double rel(const struct cmp *c, double x)
+{
+	if (c->diff_scale)
+		return c->mag > 0 ? x / c->mag : x == 0 ? 0 : copysign(INFINITY, x);
+	return x - 1;
+}
+
+/* Per-boot medians, logged on the ratio scale. */
+static double *boot_level(const struct boot_set *bs, int logged)
+{
+	double *m = xmalloc((bs->nboots + 1) * sizeof(*m));
+	size_t b;
+
+	for (b = 0; b < bs->nboots; b++) {
+		m[b] = median_of(bs->val[b], bs->len[b]);
+		if (logged)
+			m[b] = log(m[b]);
+	}
+	return m;
+}
 
 static void compare_key(const struct raw *raw, size_t k, const size_t kern[2],
 			const struct opts *o, struct cmp *c)
 {
 	const struct key *kk = &raw->keys[k];
 	struct boot_set bs[2];
-	double *bm[2] = { NULL, NULL }, *x[2];
-	size_t s, i;
+	double *bm[2] = { NULL, NULL }, sum[2] = { 0, 0 };
+	struct rng rngs[2];
+	size_t s, i, b;
 
 	memset(c, 0, sizeof(*c));
 	c->key = k;
-	c->ratio = c->r_lo = c->r_hi = c->p_adj = NAN;
+	c->est = c->lo = c->hi = c->dlo = c->dhi = NAN;
+	c->ratio = c->r_lo = c->r_hi = c->p = c->df = c->p_adj = NAN;
 	for (s = 0; s < 2; s++) {
-		struct rng r;
+		struct rng *r = &rngs[s];
 		uint64_t h = hash_str(0, raw->kernels[kern[s]]);
 
 		/* seed per key and label: a result does not depend on what else is in the run */
@@ -214,38 +253,165 @@ static void compare_key(const struct raw *raw, size_t k, const size_t kern[2],
 		h = hash_str(h, kk->variant);
 		h = hash_str(h, kk->point);
 		h = hash_str(h, kk->metric);
-		rng_seed(&r, o->seed ^ h);
+		rng_seed(r, o->seed ^ h);
 		raw_boot_set(raw, k, kern[s], &bs[s]);
 		if (bs[s].n) {
 			bm[s] = xmalloc(o->reps * sizeof(double));
-			boot_medians(&bs[s], &r, o->reps, bm[s]);
+			boot_medians(&bs[s], r, o->reps, bm[s]);
 		}
 		group_stats(&bs[s], bm[s], o->reps, &c->g[s]);
+		for (b = 0; b < bs[s].nboots; b++) {
+			for (i = 0; i < bs[s].len[b]; i++) {
+				c->diff_scale |= !(bs[s].val[b][i] > 0);
+				sum[s] += fabs(bs[s].val[b][i]);
+			}
+		}
 	}
-	if (bs[0].n >= MIN_SAMPLES && bs[1].n >= MIN_SAMPLES) {
+	if (!bs[0].n || !bs[1].n)
+		goto out;
+	c->mag = fmax(sum[0] / (double)bs[0].n, sum[1] / (double)bs[1].n);
+	c->tested = bs[0].n >= MIN_SAMPLES && bs[1].n >= MIN_SAMPLES &&
+		    bs[0].nboots >= MIN_BOOTS && bs[1].nboots >= MIN_BOOTS;
+	c->boot_unit = bs[0].nboots >= 2 && bs[1].nboots >= 2 &&
+		       (c->g[0].boot_p < BOOT_EFFECT_P ||
+			c->g[1].boot_p < BOOT_EFFECT_P);
+	if (c->boot_unit) {
+		double *m0 = boot_level(&bs[0], !c->diff_scale);
+		double *m1 = boot_level(&bs[1], !c->diff_scale);
+		struct welch w;
+
+		welch(m0, bs[0].nboots, m1, bs[1].nboots, &w);
+		c->est = w.diff;
+		welch_ci(&w, CI_LEVEL, &c->lo, &c->hi);
+		welch_ci(&w, DECISION_LEVEL, &c->dlo, &c->dhi);
+		if (!c->diff_scale) {
+			c->est = exp(c->est);
+			c->lo = exp(c->lo);
+			c->hi = exp(c->hi);
+			c->dlo = exp(c->dlo);
+			c->dhi = exp(c->dhi);
+		}
+		c->p = w.p;
+		c->df = w.df;
+		c->p_method = "welch-boot-medians";
+		free(m0);
+		free(m1);
+	} else {
+		double *x[2], *fm[2];
+		struct mwu m;
+
 		for (s = 0; s < 2; s++) {
-			size_t m = 0, b;
+			struct boot_set flat = { .nboots = 1, .n = bs[s].n };
+			size_t n = 0;
 
 			x[s] = xmalloc(bs[s].n * sizeof(double));
 			for (b = 0; b < bs[s].nboots; b++)
 				for (i = 0; i < bs[s].len[b]; i++)
-					x[s][m++] = bs[s].val[b][i];
+					x[s][n++] = bs[s].val[b][i];
+			/*
+			 * No boot effect: the sample is the unit, and the
+			 * interval resamples samples alone (resampling boots
+			 * too would count the within-boot noise twice).
+			 */
+			flat.len = &n;
+			flat.val = &x[s];
+			fm[s] = xmalloc(o->reps * sizeof(double));
+			boot_medians(&flat, &rngs[s], o->reps, fm[s]);
 		}
-		mwu_test(x[0], bs[0].n, x[1], bs[1].n, &c->mwu);
-		c->tested = 1;
+		for (i = 0; i < o->reps; i++)
+			fm[1][i] = c->diff_scale ? fm[1][i] - fm[0][i] :
+						   fm[1][i] / fm[0][i];
+		c->est = c->diff_scale ? c->g[1].median - c->g[0].median :
+					 c->g[1].median / c->g[0].median;
+		percentile_ci(fm[1], o->reps, CI_LEVEL, &c->lo, &c->hi);
+		percentile_ci(fm[1], o->reps, DECISION_LEVEL, &c->dlo, &c->dhi);
+		free(fm[0]);
+		free(fm[1]);
+		mwu_test(x[0], bs[0].n, x[1], bs[1].n, &m);
+		c->p = m.p;
+		c->p_method = m.exact ? "mwu-exact" : "mwu-normal";
 		free(x[0]);
 		free(x[1]);
-		if (c->g[0].median != 0) {
-			c->ratio = c->g[1].median / c->g[0].median;
-			for (i = 0; i < o->reps; i++)
-				bm[1][i] = bm[0][i] != 0 ? bm[1][i] / bm[0][i] : NAN;
-			percentile_ci(bm[1], o->reps, &c->r_lo, &c->r_hi);
-		}
 	}
+	if (!c->diff_scale) {
+		c->ratio = c->est;
+		c->r_lo = c->lo;
+		c->r_hi = c->hi;
+	}
+	/* too few boots or samples: intervals are shown, no test is made */
+	if (!c->tested) {
+		c->p = c->df = NAN;
+		c->p_method = NULL;
+	}
+out:
 	for (s = 0; s < 2; s++) {
 		free(bm[s]);
 		boot_set_free(&bs[s]);
 	}
+}
+
+/*
+ * The verdict of one comparison, on the DECISION_LEVEL interval against
+ * the floor f (relative): wholly beyond +-f and BH p_adj < ALPHA ->
+ * better/worse; wholly inside -> same; otherwise inconclusive, with
+ * the number of boots that would settle it if the estimate held.
+ */
+static void decide(struct cmp *c, const struct key *kk, const char *base,
+		   const char *new)
+{
+	double lo = rel(c, c->dlo), hi = rel(c, c->dhi), e = rel(c, c->est);
+	double f = c->min_effect, half = (hi - lo) / 2, gap;
+	size_t nb = c->g[0].nboots < c->g[1].nboots ? c->g[0].nboots :
+						       c->g[1].nboots;
+
+	if (!c->g[0].n || !c->g[1].n) {
+		c->verdict = "insufficient data";
+		snprintf(c->why, sizeof(c->why), "no samples on %s",
+			 c->g[0].n ? new : base);
+		return;
+	}
+	if (!c->tested) {
+		c->verdict = "insufficient data";
+		snprintf(c->why, sizeof(c->why),
+			 "%zu/%zu boots and %zu/%zu samples (%s/%s); a verdict needs %d boots and %d samples a side: run with BOOTS=%d or more",
+			 c->g[0].nboots, c->g[1].nboots, c->g[0].n, c->g[1].n,
+			 base, new, MIN_BOOTS, MIN_SAMPLES, MIN_BOOTS);
+		return;
+	}
+	if (isnan(lo) || isnan(hi)) {
+		c->verdict = "inconclusive";
+		snprintf(c->why, sizeof(c->why), "the interval is undefined");
+		return;
+	}
+	if ((lo > f || hi < -f) && c->p_adj < ALPHA) {
+		c->verdict = (lo > 0) == (kk->better == BETTER_HIGHER) ?
+				     "better" : "worse";
+		return;
+	}
+	if (lo >= -f && hi <= f) {
+		c->verdict = "same";
+		return;
+	}
+	c->verdict = "inconclusive";
+	if (lo > f || hi < -f) {
+		snprintf(c->why, sizeof(c->why),
+			 "beyond the floor, but p_adj %.3g >= %g after Benjamini-Hochberg over the report: run with more boots (BOOTS=%zu)",
+			 c->p_adj, ALPHA, 2 * nb);
+		return;
+	}
+	/* the interval shrinks about as 1/sqrt(boots) */
+	gap = fabs(fabs(e) - f);
+	if (gap < half / 5) {
+		snprintf(c->why, sizeof(c->why),
+			 "%.0f%% interval [%+.2f%%, %+.2f%%] straddles the floor +-%.2f%% and the estimate sits on it: more boots will not settle it cheaply (BOOTS=%zu at least); an A/A floor (make calibrate) tells whether %.2f%% is noise",
+			 DECISION_LEVEL * 100, lo * 100, hi * 100, f * 100,
+			 25 * nb, fabs(e) * 100);
+		return;
+	}
+	snprintf(c->why, sizeof(c->why),
+		 "%.0f%% interval [%+.2f%%, %+.2f%%] straddles the floor +-%.2f%%: run with BOOTS=%.0f",
+		 DECISION_LEVEL * 100, lo * 100, hi * 100, f * 100,
+		 ceil((double)nb * (half / gap) * (half / gap)) + 1);
 }
 
 static void write_group(FILE *f, const char *name, const char *label,
@@ -426,8 +592,8 @@ static int cmd_compare(int argc, char **argv)
 		if (!strcmp(kk->clock, "mixed"))
 			warn(&w, "%s/%s/%s/%s: samples from both clocks (icount and wall)%.0s",
 			     kk, "");
-		if (c[j].tested && !isnan(c[j].ratio))
-			p[ntest++] = c[j].mwu.p;
+		if (c[j].tested && !isnan(c[j].p))
+			p[ntest++] = c[j].p;
 		j++;
 	}
 	bh_adjust(p, adj, ntest);
@@ -436,19 +602,9 @@ static int cmd_compare(int argc, char **argv)
 		double fl = floor_lookup(ftp, kk, &c[i].floor_source);
 
 		c[i].min_effect = isnan(fl) || fl < MIN_EFFECT ? MIN_EFFECT : fl;
-		if (!c[i].tested) {
-			c[i].verdict = "insufficient data";
-			continue;
-		}
-		if (isnan(c[i].ratio)) {
-			c[i].verdict = "undefined (zero baseline median)";
-			continue;
-		}
-		c[i].p_adj = adj[ntest++];
-		c[i].verdict = "same";
-		if (c[i].p_adj < ALPHA && fabs(c[i].ratio - 1) >= c[i].min_effect)
-			c[i].verdict = (c[i].ratio > 1) == (kk->better == BETTER_HIGHER) ?
-					       "better" : "worse";
+		if (c[i].tested && !isnan(c[i].p))
+			c[i].p_adj = adj[ntest++];
+		decide(&c[i], kk, o.base, o.new);
 	}
 
 	f = out_open(o.out, &tmp);
@@ -460,14 +616,23 @@ static int cmd_compare(int argc, char **argv)
 	jw_kstr(f, "base", o.base);
 	fputc(',', f);
 	jw_kstr(f, "new", o.new);
-	fprintf(f, ",\"seed\":%llu,\"bootstrap_reps\":%zu,\"bootstrap\":\"hierarchical (boots, then samples within boots), percentile 95%%\",",
+	fprintf(f, ",\"seed\":%llu,\"bootstrap_reps\":%zu,\"bootstrap\":\"hierarchical (boots, then samples within boots), percentile\",",
 		(unsigned long long)o.seed, o.reps);
-	fprintf(f, "\"test\":\"Mann-Whitney U two-sided (exact if n<=%d each and no ties, else normal with tie and continuity correction), Benjamini-Hochberg across the report\",",
-		MWU_EXACT_MAX);
+	fprintf(f, "\"test\":\"boot effect (Kruskal-Wallis across a side's boots p < %g): Welch t on the boot medians (log for ratios), else Mann-Whitney U on the samples; Benjamini-Hochberg across the report\",",
+		BOOT_EFFECT_P);
+	fprintf(f, "\"rule\":\"better/worse: the %.0f%% interval wholly beyond +-min_effect and p_adj < %g; same: wholly inside; else inconclusive. Fewer than %d boots or %d samples a side: insufficient data\",",
+		DECISION_LEVEL * 100, ALPHA, MIN_BOOTS, MIN_SAMPLES);
+	jw_knum(f, "ci_level", CI_LEVEL);
+	fputc(',', f);
+	jw_knum(f, "decision_level", DECISION_LEVEL);
+	fputc(',', f);
+	jw_knum(f, "boot_effect_p", BOOT_EFFECT_P);
+	fputc(',', f);
 	jw_knum(f, "alpha", ALPHA);
 	fputc(',', f);
 	jw_knum(f, "min_effect_default", MIN_EFFECT);
-	fprintf(f, ",\"min_samples\":%d,", MIN_SAMPLES);
+	fprintf(f, ",\"min_samples\":%d,\"min_boots\":%d,", MIN_SAMPLES,
+		MIN_BOOTS);
 	jw_kstr(f, "floor_file", o.floor);
 	fputs(",\"results\":[", f);
 	for (i = 0; i < j; i++) {
@@ -480,21 +645,33 @@ static int cmd_compare(int argc, char **argv)
 		fputc(',', f);
 		write_group(f, "new", o.new, &c[i].g[1]);
 		fputc(',', f);
+		jw_kstr(f, "scale", c[i].diff_scale ? "difference" : "ratio");
+		fputc(',', f);
+		jw_kstr(f, "decision_unit", c[i].boot_unit ? "boot" : "sample");
+		fputc(',', f);
+		jw_knum(f, "estimate", c[i].est);
+		fputc(',', f);
+		jw_knum(f, "estimate_ci_lo", c[i].lo);
+		fputc(',', f);
+		jw_knum(f, "estimate_ci_hi", c[i].hi);
+		fputc(',', f);
+		jw_knum(f, "decision_ci_lo", c[i].dlo);
+		fputc(',', f);
+		jw_knum(f, "decision_ci_hi", c[i].dhi);
+		fputc(',', f);
+		jw_knum(f, "effect", rel(&c[i], c[i].est));
+		fputc(',', f);
 		jw_knum(f, "ratio", c[i].ratio);
 		fputc(',', f);
 		jw_knum(f, "ratio_ci_lo", c[i].r_lo);
 		fputc(',', f);
 		jw_knum(f, "ratio_ci_hi", c[i].r_hi);
 		fputc(',', f);
-		jw_knum(f, "u", c[i].tested ? c[i].mwu.u : NAN);
+		jw_knum(f, "p", c[i].p);
 		fputc(',', f);
-		jw_knum(f, "u_base", c[i].tested ? c[i].mwu.u1 : NAN);
+		jw_kstr(f, "p_method", c[i].p_method);
 		fputc(',', f);
-		jw_knum(f, "z", c[i].tested ? c[i].mwu.z : NAN);
-		fputc(',', f);
-		jw_knum(f, "p", c[i].tested ? c[i].mwu.p : NAN);
-		fputc(',', f);
-		jw_kstr(f, "p_method", !c[i].tested ? NULL : c[i].mwu.exact ? "exact" : "normal");
+		jw_knum(f, "welch_df", c[i].df);
 		fputc(',', f);
 		jw_knum(f, "p_adj", c[i].p_adj);
 		fputc(',', f);
@@ -503,6 +680,8 @@ static int cmd_compare(int argc, char **argv)
 		jw_kstr(f, "floor_source", c[i].floor_source);
 		fputc(',', f);
 		jw_kstr(f, "verdict", c[i].verdict);
+		fputc(',', f);
+		jw_kstr(f, "why", c[i].why[0] ? c[i].why : NULL);
 		fputc('}', f);
 	}
 	fputs("\n],\"warnings\":[", f);
@@ -544,7 +723,7 @@ static int cmd_floor(int argc, char **argv)
 	fprintf(f, ",\"seed\":%llu,\"bootstrap_reps\":%zu,",
 		(unsigned long long)o.seed, o.reps);
 	jw_kstr(f, "definition",
-		"floor = max(0.01, |ratio-1|, |ci_lo-1|, |ci_hi-1|), ratio = median(b)/median(a) with hierarchical bootstrap 95% CI; null if n < 5 on a side");
+		"floor = max(0.01, |effect|, |ci_lo effect|, |ci_hi effect|) of the A/A comparison (effect = ratio - 1, or difference / mean |x| on the difference scale; 95% interval as kbstat compare computes it); null with fewer than 3 boots or 5 samples a side");
 	fputs(",\"floors\":[", f);
 	for (i = 0; i < raw.nkeys; i++) {
 		const struct key *kk = &raw.keys[idx[i]];
@@ -553,27 +732,36 @@ static int cmd_floor(int argc, char **argv)
 		compare_key(&raw, idx[i], kern, &o, &c);
 		if (!c.g[0].n && !c.g[1].n)
 			continue;
-		if (c.tested && !isnan(c.ratio)) {
-			fl = fmax(fabs(c.ratio - 1),
-				  fmax(fabs(c.r_lo - 1), fabs(c.r_hi - 1)));
-			fl = fmax(fl, MIN_EFFECT);
+		if (c.tested) {
+			fl = fmax(fabs(rel(&c, c.est)),
+				  fmax(fabs(rel(&c, c.lo)), fabs(rel(&c, c.hi))));
+			/* NaN never passes as a number: fmax would drop it */
+			if (!isnan(fl))
+				fl = fmax(fl, MIN_EFFECT);
 		}
 		fputs(nout++ ? ",\n{" : "\n{", f);
 		write_key(f, kk);
-		fprintf(f, ",\"n_a\":%zu,\"n_b\":%zu,", c.g[0].n, c.g[1].n);
-		jw_knum(f, "ratio", c.ratio);
+		fprintf(f, ",\"n_a\":%zu,\"n_b\":%zu,\"boots_a\":%zu,\"boots_b\":%zu,",
+			c.g[0].n, c.g[1].n, c.g[0].nboots, c.g[1].nboots);
+		jw_kstr(f, "scale", c.diff_scale ? "difference" : "ratio");
 		fputc(',', f);
-		jw_knum(f, "ci_lo", c.r_lo);
+		jw_kstr(f, "decision_unit", c.boot_unit ? "boot" : "sample");
 		fputc(',', f);
-		jw_knum(f, "ci_hi", c.r_hi);
+		jw_knum(f, "ratio", c.est);
 		fputc(',', f);
-		jw_knum(f, "p", c.tested ? c.mwu.p : NAN);
+		jw_knum(f, "ci_lo", c.lo);
+		fputc(',', f);
+		jw_knum(f, "ci_hi", c.hi);
+		fputc(',', f);
+		jw_knum(f, "p", c.tested ? c.p : NAN);
 		fputc(',', f);
 		jw_knum(f, "floor", fl);
 		fputc('}', f);
 		if (isnan(fl))
-			fprintf(stderr, "kbstat: warning: %s/%s/%s/%s: fewer than %d samples, no floor\n",
-				kk->workload, kk->variant, kk->point, kk->metric, MIN_SAMPLES);
+			fprintf(stderr, "kbstat: warning: %s/%s/%s/%s: no floor: %s\n",
+				kk->workload, kk->variant, kk->point, kk->metric,
+				c.tested ? "the A/A interval is undefined" :
+				"fewer than 3 boots or 5 samples a side (run the A/A with BOOTS=3 or more)");
 	}
 	fputs("\n]}\n", f);
 	return out_close(f, o.out, tmp) ? 1 : 0;
@@ -668,12 +856,17 @@ static int cmd_summary(int argc, char **argv)
 		cell[i][3] = xstrdup(a);
 		fmt_num(a, sizeof(a), json_num(json_get(r, "new"), "median"));
 		cell[i][4] = xstrdup(a);
-		if (isnan(json_num(r, "ratio"))) {
+		if (isnan(json_num(r, "estimate"))) {
 			snprintf(buf, sizeof(buf), "-");
+		} else if (json_str(r, "scale") && !strcmp(json_str(r, "scale"), "difference")) {
+			fmt_num(a, sizeof(a), json_num(r, "estimate"));
+			fmt_num(b, sizeof(b), json_num(r, "estimate_ci_lo"));
+			fmt_num(cc, sizeof(cc), json_num(r, "estimate_ci_hi"));
+			snprintf(buf, sizeof(buf), "diff %s [%s, %s]", a, b, cc);
 		} else {
-			snprintf(a, sizeof(a), "%.4f", json_num(r, "ratio"));
-			snprintf(b, sizeof(b), "%.4f", json_num(r, "ratio_ci_lo"));
-			snprintf(cc, sizeof(cc), "%.4f", json_num(r, "ratio_ci_hi"));
+			snprintf(a, sizeof(a), "%.4f", json_num(r, "estimate"));
+			snprintf(b, sizeof(b), "%.4f", json_num(r, "estimate_ci_lo"));
+			snprintf(cc, sizeof(cc), "%.4f", json_num(r, "estimate_ci_hi"));
 			snprintf(buf, sizeof(buf), "%s [%s, %s]", a, b, cc);
 		}
 		cell[i][5] = xstrdup(buf);
@@ -739,9 +932,9 @@ static int cmd_summary(int argc, char **argv)
 		puts(md ? "|" : "");
 	}
 	putchar('\n');
-	printf("%sratio = median(%s) / median(%s); 95%% CI by hierarchical bootstrap (boots, then samples), seed %.0f.\n",
-	       md ? "- " : "", new, base, json_num(j, "seed"));
-	printf("%sp: Mann-Whitney U, two-sided, Benjamini-Hochberg adjusted over the %zu rows.\n",
+	printf("%sratio = median(%s) / median(%s) with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: Welch t on the boot medians, ratio = geometric mean of their ratio; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead.\n",
+	       md ? "- " : "", new, base, json_num(j, "boot_effect_p"), json_num(j, "seed"));
+	printf("%sp: Benjamini-Hochberg adjusted over the %zu rows.\n",
 	       md ? "- " : "", res->n);
 	if (isnan(fmin))
 		fmin = fmax_ = MIN_EFFECT;
@@ -749,9 +942,20 @@ static int cmd_summary(int argc, char **argv)
 	if (fmax_ > fmin)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " to %.1f%%",
 			 fmax_ * 100);
-	printf("%sverdict: better/worse only if p < %g and |ratio - 1| >= the noise floor (%s, never below 1%%), floor from %s; fewer than %.0f samples a side: insufficient data.\n",
-	       md ? "- " : "", json_num(j, "alpha"), buf,
-	       floor_file ? floor_file : "none (default 1%)", json_num(j, "min_samples"));
+	printf("%sverdict: better/worse only if the %.0f%% interval lies wholly beyond the noise floor (%s, never below 1%%; floor from %s) and p (BH) < %g; same if it lies wholly inside; otherwise inconclusive. Fewer than %.0f boots or %.0f samples a side: insufficient data.\n",
+	       md ? "- " : "", json_num(j, "decision_level") * 100, buf,
+	       floor_file ? floor_file : "none, default 1%", json_num(j, "alpha"),
+	       json_num(j, "min_boots"), json_num(j, "min_samples"));
+	for (i = 0; i < res->n; i++) {
+		const struct jval *r = &res->items[i];
+		const char *why = json_str(r, "why"), *v = json_str(r, "variant");
+
+		if (why)
+			printf("%s%s: %s%s%s %s %s: %s\n", md ? "- " : "",
+			       json_str(r, "verdict"), json_str(r, "workload"),
+			       *(v ? v : "") ? "/" : "", v ? v : "",
+			       json_str(r, "point"), json_str(r, "metric"), why);
+	}
 	printf("%sclock:", md ? "- " : "");
 	for (i = 0; i < nclock; i++)
 		printf(" %s", clocks[i]);

@@ -28,6 +28,8 @@ void sort_doubles(double *v, size_t n);
 double quantile_sorted(const double *v, size_t n, double q);
 /* Median of unsorted v (copies). */
 double median_of(const double *v, size_t n);
+/* Median of v by selection; reorders v. */
+double median_inplace(double *v, size_t n);
 
 struct mwu {
 	double u1;	/* U of the first sample: pairs x > y, ties count 1/2 */
@@ -49,12 +51,38 @@ struct boot_set {
 	size_t *len;		/* samples per boot */
 	double **val;		/* val[b][i] */
 	size_t n;		/* total */
+	size_t *cap;		/* allocated per boot (raw_boot_set) */
 };
 
 /* Hierarchical bootstrap: resample boots, then samples within each. */
 void boot_medians(const struct boot_set *bs, struct rng *r, size_t reps,
 		  double *out);
-void percentile_ci(double *v, size_t n, double *lo, double *hi);
+/* Above this many samples the bootstrap draws order statistics only. */
+#define BOOT_BIG 20000
+
+/* The interval shown with every estimate. */
+#define CI_LEVEL 0.95
+/*
+ * The interval a verdict is decided on: its ends are one-sided 95 %
+ * bounds, so "worse than the floor" and "inside the floor" are each a
+ * one-sided test at 5 % (as in an equivalence test, TOST).
+ */
+#define DECISION_LEVEL 0.90
+
+int percentile_ci(double *v, size_t n, double level, double *lo, double *hi);
+
+double t_p_two_sided(double t, double df);
+double t_quantile(double upper, double df);
+
+struct welch {
+	double diff;	/* mean(y) - mean(x) */
+	double se, df;	/* df is INFINITY when se is 0 */
+	double p;	/* two-sided */
+};
+
+int welch(const double *x, size_t nx, const double *y, size_t ny,
+	  struct welch *w);
+void welch_ci(const struct welch *w, double level, double *lo, double *hi);
 
 struct group_stats {
 	size_t n, nboots;
@@ -93,6 +121,8 @@ struct raw {
 	char **boots;		/* "kernel/boot" */
 	size_t *boot_kernel;
 	size_t nboots;
+	size_t *ktab, ktab_size;	/* key lookup while loading */
+	size_t *order, *key_start;	/* samples of key k: order[key_start[k]..] */
 };
 
 /* Returns 0, or -1 after printing an error naming the file and line. */

@@ -98,21 +98,59 @@ static char **list_dir(const char *dir, int want_dir, size_t *n)
 	return v;
 }
 
-static size_t find_key(struct raw *raw, char **f, const char *where)
+static uint64_t key_hash(char **f)
 {
-	static size_t last;
+	uint64_t h = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		h = hash_str(h, f[i]);
+	return h;
+}
+
+/* Open-addressed table of key indices (+1; 0 is empty), grown at 1/2. */
+static void key_table_put(struct raw *raw, uint64_t h, size_t k)
+{
+	size_t i = h & (raw->ktab_size - 1);
+
+	while (raw->ktab[i])
+		i = (i + 1) & (raw->ktab_size - 1);
+	raw->ktab[i] = k + 1;
+}
+
+static void key_table_grow(struct raw *raw)
+{
 	size_t k;
 
-	/* rows of one key usually come together: try the last hit first */
+	raw->ktab_size = raw->ktab_size ? 2 * raw->ktab_size : 64;
+	free(raw->ktab);
+	raw->ktab = calloc(raw->ktab_size, sizeof(*raw->ktab));
+	if (!raw->ktab) {
+		fprintf(stderr, "kbstat: out of memory\n");
+		exit(2);
+	}
 	for (k = 0; k < raw->nkeys; k++) {
-		size_t i = (last + k) % raw->nkeys;
-		struct key *kk = &raw->keys[i];
+		struct key *kk = &raw->keys[k];
+		char *f[4] = { kk->workload, kk->variant, kk->point, kk->metric };
+
+		key_table_put(raw, key_hash(f), k);
+	}
+}
+
+static size_t find_key(struct raw *raw, char **f, const char *where)
+{
+	uint64_t h = key_hash(f);
+	size_t i;
+
+	if (2 * (raw->nkeys + 1) > raw->ktab_size)
+		key_table_grow(raw);
+	for (i = h & (raw->ktab_size - 1); raw->ktab[i];
+	     i = (i + 1) & (raw->ktab_size - 1)) {
+		struct key *kk = &raw->keys[raw->ktab[i] - 1];
 
 		if (!strcmp(kk->workload, f[0]) && !strcmp(kk->variant, f[1]) &&
-		    !strcmp(kk->point, f[2]) && !strcmp(kk->metric, f[3])) {
-			last = i;
-			return i;
-		}
+		    !strcmp(kk->point, f[2]) && !strcmp(kk->metric, f[3]))
+			return raw->ktab[i] - 1;
 	}
 	if (!(raw->nkeys & (raw->nkeys - 1)))
 		raw->keys = xrealloc(raw->keys,
@@ -125,8 +163,45 @@ static size_t find_key(struct raw *raw, char **f, const char *where)
 		.better = strcmp(f[5], "higher") ? BETTER_LOWER : BETTER_HIGHER,
 		.where = xstrdup(where),
 	};
-	last = raw->nkeys;
+	raw->ktab[i] = raw->nkeys + 1;
 	return raw->nkeys++;
+}
+
+/*
+ * A plain decimal number: [-+]digits[.digits][e[-+]digits]. strtod
+ * alone also takes hex, inf/nan and leading blanks, none of which a
+ * bench writes: such a value means the file is not what it claims.
+ */
+static int plain_number(const char *s, int integer)
+{
+	const char *p = s;
+	size_t digits = 0;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	while (*p >= '0' && *p <= '9') {
+		p++;
+		digits++;
+	}
+	if (!integer && *p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9') {
+			p++;
+			digits++;
+		}
+	}
+	if (!digits)
+		return 0;
+	if (!integer && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (*p == '-' || *p == '+')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return !*p;
 }
 
 static int bad(const char *file, size_t line, const char *what)
@@ -156,6 +231,10 @@ static int load_csv(struct raw *raw, const char *file, const char *stem,
 		long rep;
 
 		line++;
+		if (strlen(buf) != (size_t)len) {
+			ret = bad(file, line, "NUL byte inside the line (a corrupt or binary file)");
+			break;
+		}
 		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 			buf[--len] = 0;
 		if (line == 1) {
@@ -215,7 +294,7 @@ static int load_csv(struct raw *raw, const char *file, const char *stem,
 		}
 		errno = 0;
 		rep = strtol(f[7], &end, 10);
-		if (!*f[7] || *end || errno || rep < 0) {
+		if (!plain_number(f[7], 1) || *end || errno || rep < 0) {
 			snprintf(msg, sizeof(msg),
 				 "rep '%.60s' is not a non-negative integer", f[7]);
 			ret = bad(file, line, msg);
@@ -223,9 +302,9 @@ static int load_csv(struct raw *raw, const char *file, const char *stem,
 		}
 		errno = 0;
 		v = strtod(f[8], &end);
-		if (!*f[8] || *end || errno || !isfinite(v)) {
+		if (!plain_number(f[8], 0) || *end || errno || !isfinite(v)) {
 			snprintf(msg, sizeof(msg),
-				 "value '%.60s' is not a finite number", f[8]);
+				 "value '%.60s' is not a plain decimal number", f[8]);
 			ret = bad(file, line, msg);
 			break;
 		}
@@ -260,11 +339,51 @@ static int load_csv(struct raw *raw, const char *file, const char *stem,
 	}
 	if (!ret && line == 0)
 		ret = bad(file, 1, "empty file (no header)");
+	/* a header alone: the bench died after opening its output */
 	if (!ret && !rows)
-		fprintf(stderr, "kbstat: warning: %s: no samples\n", file);
+		ret = bad(file, 1, "header only, no samples (the bench wrote nothing: see the boot's run.log)");
 	free(buf);
 	fclose(fp);
 	return ret;
+}
+
+/* Samples live in raw/<kernel>/<boot>/: a CSV anywhere above is misplaced. */
+static int stray_csv(const char *dir)
+{
+	size_t n, i;
+	char **f = list_dir(dir, 0, &n);
+
+	if (!n)
+		return 0;
+	fprintf(stderr,
+		"kbstat: error: %s/%s: CSV outside a boot directory (samples belong in raw/<kernel>/<boot>/)\n",
+		dir, f[0]);
+	for (i = 0; i < n; i++)
+		free(f[i]);
+	free(f);
+	return -1;
+}
+
+/* Sample indices grouped by key, in load order (kernel, then boot). */
+static void index_keys(struct raw *raw)
+{
+	size_t *fill, i;
+
+	raw->key_start = calloc(raw->nkeys + 1, sizeof(*raw->key_start));
+	raw->order = xmalloc((raw->nsamples + 1) * sizeof(*raw->order));
+	fill = xmalloc((raw->nkeys + 1) * sizeof(*fill));
+	if (!raw->key_start) {
+		fprintf(stderr, "kbstat: out of memory\n");
+		exit(2);
+	}
+	for (i = 0; i < raw->nsamples; i++)
+		raw->key_start[raw->samples[i].key + 1]++;
+	for (i = 0; i < raw->nkeys; i++)
+		raw->key_start[i + 1] += raw->key_start[i];
+	memcpy(fill, raw->key_start, raw->nkeys * sizeof(*fill));
+	for (i = 0; i < raw->nsamples; i++)
+		raw->order[fill[raw->samples[i].key]++] = i;
+	free(fill);
 }
 
 int raw_load(const char *run, struct raw *raw)
@@ -281,12 +400,16 @@ int raw_load(const char *run, struct raw *raw)
 			dir);
 		return -1;
 	}
+	if (stray_csv(dir))
+		return -1;
 	raw->kernels = kernels;
 	raw->nkernels = nk;
 	for (kern = 0; kern < nk; kern++) {
 		char *sub = path_join(dir, kernels[kern]), **boots;
 		size_t nb, b;
 
+		if (stray_csv(sub))
+			return -1;
 		boots = list_dir(sub, 1, &nb);
 		for (b = 0; b < nb; b++) {
 			char **files, *bdir;
@@ -301,6 +424,12 @@ int raw_load(const char *run, struct raw *raw)
 			raw->boot_kernel[raw->nboots] = kern;
 			bdir = path_join(sub, boots[b]);
 			files = list_dir(bdir, 0, &nf);
+			if (!nf) {
+				fprintf(stderr,
+					"kbstat: error: %s: boot directory with no *.csv (remove it, or re-run the boot with RESUME=%s)\n",
+					bdir, run);
+				return -1;
+			}
 			for (i = 0; i < nf; i++) {
 				char *file = path_join(bdir, files[i]);
 
@@ -319,6 +448,7 @@ int raw_load(const char *run, struct raw *raw)
 		free(sub);
 	}
 	free(dir);
+	index_keys(raw);
 	return 0;
 }
 
@@ -335,31 +465,35 @@ long raw_kernel(const struct raw *raw, const char *label)
 size_t raw_boot_set(const struct raw *raw, size_t k, size_t kern,
 		    struct boot_set *bs)
 {
-	size_t *slot, i, b;
+	size_t i, b, last = (size_t)-1, cap = 0;
 
 	memset(bs, 0, sizeof(*bs));
-	slot = xmalloc(raw->nboots * sizeof(*slot));
-	/* boots with no sample of this key are not a level for it */
-	for (b = 0; b < raw->nboots; b++)
-		slot[b] = (size_t)-1;
-	for (i = 0; i < raw->nsamples; i++) {
-		const struct sample *s = &raw->samples[i];
+	/* samples of a key are in boot order: a new boot starts a level */
+	for (i = raw->key_start[k]; i < raw->key_start[k + 1]; i++) {
+		const struct sample *s = &raw->samples[raw->order[i]];
 
-		if (s->key != k || s->kernel != kern)
+		if (s->kernel != kern)
 			continue;
-		if (slot[s->boot] == (size_t)-1) {
-			slot[s->boot] = bs->nboots++;
-			bs->len = xrealloc(bs->len, bs->nboots * sizeof(*bs->len));
-			bs->val = xrealloc(bs->val, bs->nboots * sizeof(*bs->val));
-			bs->len[bs->nboots - 1] = 0;
-			bs->val[bs->nboots - 1] = NULL;
+		if (s->boot != last) {
+			last = s->boot;
+			if (bs->nboots == cap) {
+				cap = cap ? 2 * cap : 8;
+				bs->len = xrealloc(bs->len, cap * sizeof(*bs->len));
+				bs->val = xrealloc(bs->val, cap * sizeof(*bs->val));
+				bs->cap = xrealloc(bs->cap, cap * sizeof(*bs->cap));
+			}
+			bs->len[bs->nboots] = 0;
+			bs->cap[bs->nboots] = 0;
+			bs->val[bs->nboots++] = NULL;
 		}
-		b = slot[s->boot];
-		bs->val[b] = xrealloc(bs->val[b], (bs->len[b] + 1) * sizeof(double));
+		b = bs->nboots - 1;
+		if (bs->len[b] == bs->cap[b]) {
+			bs->cap[b] = bs->cap[b] ? 2 * bs->cap[b] : 16;
+			bs->val[b] = xrealloc(bs->val[b], bs->cap[b] * sizeof(double));
+		}
 		bs->val[b][bs->len[b]++] = s->value;
 		bs->n++;
 	}
-	free(slot);
 	return bs->n;
 }
 
@@ -371,5 +505,6 @@ void boot_set_free(struct boot_set *bs)
 		free(bs->val[b]);
 	free(bs->val);
 	free(bs->len);
+	free(bs->cap);
 	memset(bs, 0, sizeof(*bs));
 }

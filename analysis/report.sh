@@ -271,6 +271,7 @@ td.num { text-align: right; font-family: monospace; }
 tr.worse td { background: #fdd; }
 tr.better td { background: #dfd; }
 tr.insufficient td { background: #eee; color: #666; }
+tr.inconclusive td { background: #ffe; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 figure { margin: 1em 0; }
 </style>
@@ -280,11 +281,18 @@ figure { margin: 1em 0; }
 <p>Run <code>$(printf '%s' "$run" | html_escape)</code>.
 Clock: <b>$(printf '%s' "$clocks" | html_escape)</b>.
 Minimum effect: $(printf '%s' "$floor_text" | html_escape).</p>
-<p>Ratio = median($(printf '%s' "$new" | html_escape)) / median($(printf '%s' "$base" | html_escape)),
-95 % CI by hierarchical bootstrap (boots, then samples within boots).
-p: Mann-Whitney U, two-sided, Benjamini-Hochberg adjusted over all rows.
-A verdict needs p &lt; 0.01 and |ratio - 1| &ge; the minimum effect; fewer than
-5 samples on a side gives "insufficient data".</p>
+<p>Ratio = median($(printf '%s' "$new" | html_escape)) / median($(printf '%s' "$base" | html_escape))
+with a 95 % CI. Where a side's boots differ (Kruskal-Wallis across boots
+p &lt; 0.2) the boot is the unit: Welch's t on the boot medians (logged),
+the ratio their geometric mean; otherwise the sample is: a bootstrap of
+the samples and Mann-Whitney U. A metric with zero or negative samples
+compares the difference of the medians. p is Benjamini-Hochberg adjusted
+over all rows. Verdict: better/worse only when the 90 % interval (its
+ends are one-sided 95 % bounds) lies wholly beyond the minimum effect and
+p (BH) &lt; 0.05; same when it lies wholly inside; otherwise inconclusive,
+with what would settle it. Fewer than 3 boots or 5 samples a side gives
+"insufficient data". The per-kernel median CIs resample boots, then
+samples within boots.</p>
 <h2>Results</h2>
 <table>
 <tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th><th>better</th>
@@ -300,10 +308,10 @@ EOF
 		"<tr class=\"\(.verdict | split(" ")[0])\"><td>\(.workload | @html)</td><td>\(.variant | @html)</td>" +
 		"<td>\(.point | @html)</td><td>\(.metric | @html)</td><td>\(.unit | @html)</td><td>\(.better)</td>" +
 		"<td class=\"num\">\(.base.n)/\(.new.n)</td><td class=\"num\">\(g(.base))</td><td class=\"num\">\(g(.new))</td>" +
-		"<td class=\"num\">\(.ratio | f) [\(.ratio_ci_lo | f), \(.ratio_ci_hi | f)]</td>" +
+		"<td class=\"num\">\(if .scale == "difference" then "diff " else "" end)\(.estimate | f) [\(.estimate_ci_lo | f), \(.estimate_ci_hi | f)]</td>" +
 		"<td class=\"num\">\(.p | fp)</td><td class=\"num\">\(.p_adj | fp)</td>" +
 		"<td class=\"num\">\(.min_effect * 100 | . * 100 | round / 100 | tostring)% (\(.floor_source | @html))</td>" +
-		"<td>\(.verdict | @html)</td><td>\(.clock | @html)</td></tr>"
+		"<td>\(.verdict | @html)\(if .why then "<br><small>" + (.why | @html) + "</small>" else "" end)</td><td>\(.clock | @html)</td></tr>"
 	' "$tmp/results.json"
 	echo "</table>"
 	if [ "$(jq '.warnings | length' "$tmp/results.json")" -gt 0 ]; then

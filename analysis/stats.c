@@ -26,8 +26,58 @@ uint64_t rng_next(struct rng *r)
 
 size_t rng_below(struct rng *r, size_t n)
 {
-	/* 53 random bits scaled: bias is far below bootstrap noise */
-	return (size_t)((double)(rng_next(r) >> 11) * 0x1p-53 * (double)n);
+	/* multiply-high: bias below 2^-64 * n, far below bootstrap noise */
+	return (size_t)(((unsigned __int128)rng_next(r) * n) >> 64);
+}
+
+/* Standard normal deviate (Box-Muller, one of the pair). */
+static double rng_normal(struct rng *r)
+{
+	double u = ((double)(rng_next(r) >> 11) + 0.5) * 0x1p-53;
+	double v = (double)(rng_next(r) >> 11) * 0x1p-53;
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/*
+ * Binomial(n, p). Exact (Bernoulli sum, or inversion of the pmf when
+ * n p (1 - p) is small); the normal approximation, rounded and clamped,
+ * once n p (1 - p) >= 100, where its error in the bootstrap's order
+ * statistics is far below the Monte Carlo error of the replicates.
+ */
+static size_t rng_binomial(struct rng *r, size_t n, double p)
+{
+	double q, npq, u, pk, ratio, x;
+	size_t k, i, flip = 0;
+
+	if (!n || p <= 0)
+		return 0;
+	if (p >= 1)
+		return n;
+	if (n <= 32) {
+		for (k = i = 0; i < n; i++)
+			k += (double)(rng_next(r) >> 11) * 0x1p-53 < p;
+		return k;
+	}
+	if (p > 0.5) {
+		p = 1 - p;
+		flip = 1;
+	}
+	q = 1 - p;
+	npq = (double)n * p * q;
+	if (npq < 100) {
+		u = (double)(rng_next(r) >> 11) * 0x1p-53;
+		pk = exp((double)n * log1p(-p));
+		ratio = p / q;
+		for (k = 0; u > pk && k < n; k++) {
+			u -= pk;
+			pk *= ratio * (double)(n - k) / (double)(k + 1);
+		}
+	} else {
+		x = floor((double)n * p + sqrt(npq) * rng_normal(r) + 0.5);
+		k = x < 0 ? 0 : x > (double)n ? n : (size_t)x;
+	}
+	return flip ? n - k : k;
 }
 
 /* FNV-1a, to derive a per-comparison seed independent of report order. */
@@ -72,6 +122,58 @@ double quantile_sorted(const double *v, size_t n, double q)
 	return v[i] + f * (v[i + 1] - v[i]);
 }
 
+/* Puts the k-th smallest of v at v[k], smaller before, larger after. */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	long lo = 0, hi = (long)n - 1, kk = (long)k;
+
+	while (lo < hi) {
+		double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi], piv, t;
+		long i = lo, j = hi;
+
+		/* median of three as the pivot (Hoare partition) */
+		piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		while (i <= j) {
+			while (v[i] < piv)
+				i++;
+			while (v[j] > piv)
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		}
+		/* v[lo..j] <= piv <= v[i..hi]; between them, only piv */
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/* Median (R type 7) of v by selection, O(n); reorders v. */
+double median_inplace(double *v, size_t n)
+{
+	size_t i, k;
+	double m, next;
+
+	if (!n)
+		return NAN;
+	k = (n - 1) / 2;
+	select_kth(v, n, k);
+	m = v[k];
+	if (n % 2)
+		return m;
+	next = v[k + 1];
+	for (i = k + 2; i < n; i++)
+		if (v[i] < next)
+			next = v[i];
+	return m + 0.5 * (next - m);
+}
+
 double median_of(const double *v, size_t n)
 {
 	double *c, m;
@@ -80,8 +182,7 @@ double median_of(const double *v, size_t n)
 		return NAN;
 	c = xmalloc(n * sizeof(*c));
 	memcpy(c, v, n * sizeof(*c));
-	sort_doubles(c, n);
-	m = quantile_sorted(c, n, 0.5);
+	m = median_inplace(c, n);
 	free(c);
 	return m;
 }
@@ -234,12 +335,179 @@ void bh_adjust(const double *p, double *adj, size_t n)
 	free(s);
 }
 
+/*
+ * Large sets: the resample is never built. All samples sorted once into
+ * one array (with, per boot, the sorted positions of its samples); a
+ * replicate picks boots, gives each picked boot len draws, and finds
+ * the median's order statistics by halving the array: the draws of boot
+ * b in the left half are Binomial(draws in the segment, share of b's
+ * samples there). Same distribution as drawing, O(B log^2 n) a replicate.
+ */
+struct bigset {
+	double *val;		/* all samples, sorted */
+	size_t n, nboots;
+	size_t **pos;		/* pos[b]: sorted positions of boot b's samples */
+	size_t *len;
+};
+
+static size_t lower_pos(const size_t *p, size_t n, size_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct descent {
+	size_t lo, hi, below;	/* segment [lo, hi) of val; draws left of lo */
+	size_t *draws;		/* per boot, draws inside the segment */
+};
+
+/* Value of order statistic k (0-based) of the replicate; one more when
+ * k2 != k (k2 = k + 1), sharing the draws above the split. */
+static void descend(const struct bigset *g, struct rng *r, struct descent *d,
+		    size_t *left, size_t k, size_t k2, double *vk, double *vk2)
+{
+	size_t b;
+
+	while (d->hi - d->lo > 1) {
+		size_t mid = d->lo + (d->hi - d->lo) / 2, nl = 0;
+		int gk, gk2;
+
+		for (b = 0; b < g->nboots; b++) {
+			size_t a, m, e;
+
+			left[b] = 0;
+			if (!d->draws[b])
+				continue;
+			a = lower_pos(g->pos[b], g->len[b], d->lo);
+			m = lower_pos(g->pos[b], g->len[b], mid);
+			e = lower_pos(g->pos[b], g->len[b], d->hi);
+			left[b] = rng_binomial(r, d->draws[b],
+					       (double)(m - a) / (double)(e - a));
+			nl += left[b];
+		}
+		gk = k < d->below + nl;
+		gk2 = k2 < d->below + nl;
+		if (gk != gk2) {
+			/* k goes left, k2 right: finish each on its own copy */
+			struct descent rd = *d;
+			size_t *rdraws = xmalloc(g->nboots * sizeof(*rdraws));
+			size_t *tmp = xmalloc(g->nboots * sizeof(*tmp));
+
+			for (b = 0; b < g->nboots; b++) {
+				rdraws[b] = d->draws[b] - left[b];
+				d->draws[b] = left[b];
+			}
+			rd.draws = rdraws;
+			rd.lo = mid;
+			rd.below = d->below + nl;
+			d->hi = mid;
+			descend(g, r, d, tmp, k, k, vk, vk);
+			descend(g, r, &rd, tmp, k2, k2, vk2, vk2);
+			free(rdraws);
+			free(tmp);
+			return;
+		}
+		for (b = 0; b < g->nboots; b++) {
+			if (gk)
+				d->draws[b] = left[b];
+			else
+				d->draws[b] -= left[b];
+		}
+		if (gk) {
+			d->hi = mid;
+		} else {
+			d->lo = mid;
+			d->below += nl;
+		}
+	}
+	*vk = g->val[d->lo];
+	*vk2 = g->val[d->lo];
+}
+
+struct tagged {
+	double v;
+	size_t boot;
+};
+
+static int cmp_tagged(const void *a, const void *b)
+{
+	const struct tagged *x = a, *y = b;
+
+	if (x->v != y->v)
+		return (x->v > y->v) - (x->v < y->v);
+	return (x->boot > y->boot) - (x->boot < y->boot);
+}
+
+static void boot_medians_big(const struct boot_set *bs, struct rng *r,
+			     size_t reps, double *out)
+{
+	struct bigset g = { .n = bs->n, .nboots = bs->nboots, .len = bs->len };
+	struct tagged *t = xmalloc(bs->n * sizeof(*t));
+	size_t *fill = xmalloc(bs->nboots * sizeof(*fill));
+	size_t *draws = xmalloc(bs->nboots * sizeof(*draws));
+	size_t *left = xmalloc(bs->nboots * sizeof(*left));
+	size_t b, i, m = 0, rep;
+
+	for (b = 0; b < bs->nboots; b++)
+		for (i = 0; i < bs->len[b]; i++)
+			t[m++] = (struct tagged){ bs->val[b][i], b };
+	qsort(t, m, sizeof(*t), cmp_tagged);
+	g.val = xmalloc(m * sizeof(*g.val));
+	g.pos = xmalloc(bs->nboots * sizeof(*g.pos));
+	for (b = 0; b < bs->nboots; b++) {
+		g.pos[b] = xmalloc((bs->len[b] + 1) * sizeof(**g.pos));
+		fill[b] = 0;
+	}
+	for (i = 0; i < m; i++) {
+		g.val[i] = t[i].v;
+		g.pos[t[i].boot][fill[t[i].boot]++] = i;
+	}
+	free(t);
+	for (rep = 0; rep < reps; rep++) {
+		struct descent d = { .lo = 0, .hi = m, .below = 0, .draws = draws };
+		size_t total = 0, k;
+		double a, c;
+
+		for (b = 0; b < bs->nboots; b++)
+			draws[b] = 0;
+		for (b = 0; b < bs->nboots; b++) {
+			size_t pick = rng_below(r, bs->nboots);
+
+			draws[pick] += bs->len[pick];
+			total += bs->len[pick];
+		}
+		k = (total - 1) / 2;
+		descend(&g, r, &d, left, k, total % 2 ? k : k + 1, &a, &c);
+		out[rep] = a + 0.5 * (c - a);
+	}
+	for (b = 0; b < bs->nboots; b++)
+		free(g.pos[b]);
+	free(g.pos);
+	free(g.val);
+	free(fill);
+	free(draws);
+	free(left);
+}
+
 void boot_medians(const struct boot_set *bs, struct rng *r, size_t reps,
 		  double *out)
 {
 	size_t maxlen = 0, b, rep;
 	double *buf;
 
+	if (bs->n > BOOT_BIG) {
+		boot_medians_big(bs, r, reps, out);
+		return;
+	}
 	for (b = 0; b < bs->nboots; b++)
 		if (bs->len[b] > maxlen)
 			maxlen = bs->len[b];
@@ -249,22 +517,163 @@ void boot_medians(const struct boot_set *bs, struct rng *r, size_t reps,
 
 		for (b = 0; b < bs->nboots; b++) {
 			size_t pick = rng_below(r, bs->nboots), i;
+			const double *v = bs->val[pick];
+			size_t len = bs->len[pick];
 
-			for (i = 0; i < bs->len[pick]; i++)
-				buf[m++] = bs->val[pick][rng_below(r, bs->len[pick])];
+			for (i = 0; i < len; i++)
+				buf[m++] = v[rng_below(r, len)];
 		}
-		sort_doubles(buf, m);
-		out[rep] = quantile_sorted(buf, m, 0.5);
+		out[rep] = median_inplace(buf, m);
 	}
 	free(buf);
 }
 
-/* Percentile interval; sorts v. */
-void percentile_ci(double *v, size_t n, double *lo, double *hi)
+/*
+ * Percentile interval of the given two-sided level; sorts v. A NaN
+ * replicate is never sorted as a number: the interval is then NaN and
+ * the function returns -1.
+ */
+int percentile_ci(double *v, size_t n, double level, double *lo, double *hi)
 {
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (isnan(v[i])) {
+			*lo = *hi = NAN;
+			return -1;
+		}
+	}
 	sort_doubles(v, n);
-	*lo = quantile_sorted(v, n, 0.025);
-	*hi = quantile_sorted(v, n, 0.975);
+	*lo = quantile_sorted(v, n, (1 - level) / 2);
+	*hi = quantile_sorted(v, n, 1 - (1 - level) / 2);
+	return 0;
+}
+
+/* Regularized incomplete beta I_x(a, b): continued fraction (Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, num, del;
+	int m;
+
+	if (fabs(d) < 1e-300)
+		d = 1e-300;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 500; m++) {
+		/* even step, then odd step of the fraction */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		d = fabs(d) < 1e-300 ? 1e300 : 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < 1e-300)
+			c = 1e-300;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		d = fabs(d) < 1e-300 ? 1e300 : 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < 1e-300)
+			c = 1e-300;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+static double inc_beta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* P(|T| >= t) for Student's t with df degrees of freedom. */
+double t_p_two_sided(double t, double df)
+{
+	if (isnan(t) || isnan(df))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	return inc_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+/* q with P(T > q) = upper (0 < upper < 0.5), by bisection. */
+double t_quantile(double upper, double df)
+{
+	double lo = 0, hi = 1;
+	int i;
+
+	while (t_p_two_sided(hi, df) / 2 > upper)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (t_p_two_sided(mid, df) / 2 > upper)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * Welch's t on two groups of boot-level values (one value a boot):
+ * difference of means y - x, its standard error and the Welch-
+ * Satterthwaite degrees of freedom. -1 if a side has fewer than 2.
+ */
+int welch(const double *x, size_t nx, const double *y, size_t ny,
+	  struct welch *w)
+{
+	double mx = 0, my = 0, vx = 0, vy = 0, ax, ay;
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	if (nx < 2 || ny < 2)
+		return -1;
+	for (i = 0; i < nx; i++)
+		mx += x[i];
+	for (i = 0; i < ny; i++)
+		my += y[i];
+	mx /= (double)nx;
+	my /= (double)ny;
+	for (i = 0; i < nx; i++)
+		vx += (x[i] - mx) * (x[i] - mx);
+	for (i = 0; i < ny; i++)
+		vy += (y[i] - my) * (y[i] - my);
+	ax = vx / ((double)nx - 1) / (double)nx;
+	ay = vy / ((double)ny - 1) / (double)ny;
+	w->diff = my - mx;
+	w->se = sqrt(ax + ay);
+	if (w->se == 0) {
+		/* identical boots on both sides: the difference is exact */
+		w->df = INFINITY;
+		w->p = w->diff == 0 ? 1 : 0;
+		return 0;
+	}
+	w->df = (ax + ay) * (ax + ay) /
+		(ax * ax / ((double)nx - 1) + ay * ay / ((double)ny - 1));
+	w->p = t_p_two_sided(fabs(w->diff) / w->se, w->df);
+	return 0;
+}
+
+/* Two-sided interval of the given level around w's difference. */
+void welch_ci(const struct welch *w, double level, double *lo, double *hi)
+{
+	double q = isinf(w->df) || w->se == 0 ? 0 :
+		   t_quantile((1 - level) / 2, w->df);
+
+	*lo = w->diff - q * w->se;
+	*hi = w->diff + q * w->se;
 }
 
 /* Regularized upper incomplete gamma Q(a, x), series or continued fraction. */
@@ -420,7 +829,7 @@ void group_stats(const struct boot_set *bs, const double *bmed, size_t reps,
 	if (bmed && reps) {
 		bm = xmalloc(reps * sizeof(*bm));
 		memcpy(bm, bmed, reps * sizeof(*bm));
-		percentile_ci(bm, reps, &gs->ci_lo, &gs->ci_hi);
+		percentile_ci(bm, reps, CI_LEVEL, &gs->ci_lo, &gs->ci_hi);
 		free(bm);
 	}
 	free(all);

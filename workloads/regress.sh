@@ -5,7 +5,8 @@
 # Builds NEW's kernel (and OLD's, unless it is the series `make kernels`
 # built), runs the workloads on baseline, OLD and NEW interleaved, then
 # compares NEW with OLD and NEW with the baseline. Exits 1 when any metric
-# of NEW is worse than OLD by the verdict rules, listing each regression;
+# of NEW is worse than OLD by the verdict rules, listing each regression
+# (and, as not regressions, the inconclusive and insufficient rows);
 # 0 otherwise. REF=reports/<id> takes OLD's samples (its "patched" kernel)
 # from a stored run instead of booting OLD again, if the fingerprints match.
 set -euo pipefail
@@ -89,6 +90,12 @@ echo "== NEW vs baseline"
 cat "$run/new-vs-baseline.txt"
 
 regressions=$("$here/verdicts.sh" worse "$run/new-vs-old.json")
+# Undecided rows are not regressions, but a reviewer must see them.
+undecided=$("$here/verdicts.sh" inconclusive "$run/new-vs-old.json"
+	"$here/verdicts.sh" insufficient "$run/new-vs-old.json")
+if [ -n "$undecided" ]; then
+	printf 'kbench: not a regression, but undecided (NEW vs OLD):\n%s\n' "$undecided" >&2
+fi
 if [ -n "$regressions" ]; then
 	printf 'kbench: REGRESSION: NEW is worse than OLD in:\n%s\n' "$regressions" >&2
 	kb_say "report: $run/index.html"

@@ -29,7 +29,8 @@ check "5 % slowdown: ratio CI excludes 1 and brackets the ratio" \
 	jq -e '.results[0] | .ratio_ci_lo > 1 and .ratio_ci_lo <= .ratio and .ratio <= .ratio_ci_hi' "$tmp/slow.json"
 is "5 % slowdown: 30 samples in 3 boots per side" \
 	"$(r slow base.n) $(r slow base.boots) $(r slow new.n)" "30 3 30"
-is "5 % slowdown: n=30 uses the normal approximation" "$(r slow p_method)" normal
+is "5 % slowdown: the test matches the unit (Welch on boot medians / Mann-Whitney on samples)" \
+	"$(jq -r '.results[0] | if .decision_unit == "boot" then (.p_method == "welch-boot-medians") else (.p_method | startswith("mwu-")) end' "$tmp/slow.json")" true
 check "5 % slowdown: BH p < 0.01, clock icount, default floor 1 %" \
 	jq -e '.results[0] | .p_adj < 0.01 and .clock == "icount" and .min_effect == 0.01 and .floor_source == "default"' "$tmp/slow.json"
 is "A/A: verdict same" "$(r aa verdict)" same
@@ -71,7 +72,7 @@ bad_line() {
 	! "$kbstat" compare "$tmp/bad" --base baseline --new patched >/dev/null 2>"$tmp/bad.err" &&
 		grep -q "raw/baseline/b01/demo.csv:$1: $3" "$tmp/bad.err"
 }
-check "non-numeric value: error at file:4" bad_line 4 '4s/,[^,]*$/,12abc/' "value '12abc' is not a finite number"
+check "non-numeric value: error at file:4" bad_line 4 '4s/,[^,]*$/,12abc/' "value '12abc' is not a plain decimal number"
 check "unknown better: error at file:3" bad_line 3 '3s/,lower,/,smaller,/' "better is 'smaller'"
 check "bad header: error at file:1" bad_line 1 '1s/value/val/' "header is not"
 # shellcheck disable=SC2317
