@@ -58,7 +58,9 @@ struct boot_set {
 void boot_medians(const struct boot_set *bs, struct rng *r, size_t reps,
 		  double *out);
 /* Above this many samples the bootstrap draws order statistics only. */
+#ifndef BOOT_BIG
 #define BOOT_BIG 20000
+#endif
 
 /* The interval shown with every estimate. */
 #define CI_LEVEL 0.95

@@ -154,6 +154,26 @@ static void select_kth(double *v, size_t n, size_t k)
 	}
 }
 
+/* Quantile (R type 7) of unsorted v by selection, O(n); reorders v. */
+static double quantile_select(double *v, size_t n, double q)
+{
+	double h = (double)(n - 1) * q, f, next;
+	size_t i, j;
+
+	if (!n)
+		return NAN;
+	i = (size_t)floor(h);
+	f = h - (double)i;
+	select_kth(v, n, i);
+	if (i + 1 >= n || f == 0)
+		return v[i];
+	next = v[i + 1];
+	for (j = i + 2; j < n; j++)
+		if (v[j] < next)
+			next = v[j];
+	return v[i] + f * (next - v[i]);
+}
+
 /* Median (R type 7) of v by selection, O(n); reorders v. */
 double median_inplace(double *v, size_t n)
 {
@@ -336,12 +356,14 @@ void bh_adjust(const double *p, double *adj, size_t n)
 }
 
 /*
- * Large sets: the resample is never built. All samples sorted once into
- * one array (with, per boot, the sorted positions of its samples); a
- * replicate picks boots, gives each picked boot len draws, and finds
- * the median's order statistics by halving the array: the draws of boot
- * b in the left half are Binomial(draws in the segment, share of b's
- * samples there). Same distribution as drawing, O(B log^2 n) a replicate.
+ * The resample is never built or sorted. All samples are sorted once
+ * into one array (with, per boot, the positions of its samples there); a
+ * replicate picks boots and gives each picked boot len draws. Small
+ * sets count the drawn positions and walk the counts to the median.
+ * Large sets find the median's order statistics by halving the array:
+ * the draws of boot b in the left half are Binomial(draws in the
+ * segment, share of b's samples there), the same distribution as
+ * drawing, in O(B log^2 n) a replicate.
  */
 struct bigset {
 	double *val;		/* all samples, sorted */
@@ -447,21 +469,31 @@ static int cmp_tagged(const void *a, const void *b)
 	return (x->boot > y->boot) - (x->boot < y->boot);
 }
 
-static void boot_medians_big(const struct boot_set *bs, struct rng *r,
-			     size_t reps, double *out)
+/* Value at rank k (0-based) of a replicate given as counts per position. */
+static double rank_value(const struct bigset *g, const unsigned *cnt, size_t k,
+			 size_t *from, size_t *cum)
+{
+	while (*cum + cnt[*from] <= k)
+		*cum += cnt[(*from)++];
+	return g->val[*from];
+}
+
+void boot_medians(const struct boot_set *bs, struct rng *r, size_t reps,
+		  double *out)
 {
 	struct bigset g = { .n = bs->n, .nboots = bs->nboots, .len = bs->len };
-	struct tagged *t = xmalloc(bs->n * sizeof(*t));
+	struct tagged *t = xmalloc((bs->n + 1) * sizeof(*t));
 	size_t *fill = xmalloc(bs->nboots * sizeof(*fill));
 	size_t *draws = xmalloc(bs->nboots * sizeof(*draws));
 	size_t *left = xmalloc(bs->nboots * sizeof(*left));
+	unsigned *cnt = NULL;
 	size_t b, i, m = 0, rep;
 
 	for (b = 0; b < bs->nboots; b++)
 		for (i = 0; i < bs->len[b]; i++)
 			t[m++] = (struct tagged){ bs->val[b][i], b };
 	qsort(t, m, sizeof(*t), cmp_tagged);
-	g.val = xmalloc(m * sizeof(*g.val));
+	g.val = xmalloc((m + 1) * sizeof(*g.val));
 	g.pos = xmalloc(bs->nboots * sizeof(*g.pos));
 	for (b = 0; b < bs->nboots; b++) {
 		g.pos[b] = xmalloc((bs->len[b] + 1) * sizeof(**g.pos));
@@ -472,9 +504,10 @@ static void boot_medians_big(const struct boot_set *bs, struct rng *r,
 		g.pos[t[i].boot][fill[t[i].boot]++] = i;
 	}
 	free(t);
+	if (m <= BOOT_BIG)
+		cnt = xmalloc((m + 1) * sizeof(*cnt));
 	for (rep = 0; rep < reps; rep++) {
-		struct descent d = { .lo = 0, .hi = m, .below = 0, .draws = draws };
-		size_t total = 0, k;
+		size_t total = 0, k, k2;
 		double a, c;
 
 		for (b = 0; b < bs->nboots; b++)
@@ -486,50 +519,37 @@ static void boot_medians_big(const struct boot_set *bs, struct rng *r,
 			total += bs->len[pick];
 		}
 		k = (total - 1) / 2;
-		descend(&g, r, &d, left, k, total % 2 ? k : k + 1, &a, &c);
+		k2 = total % 2 ? k : k + 1;
+		if (cnt) {
+			/* small sets: draw positions in the sorted array, count them */
+			size_t from = 0, cum = 0;
+
+			memset(cnt, 0, m * sizeof(*cnt));
+			for (b = 0; b < bs->nboots; b++)
+				for (i = 0; i < draws[b]; i++)
+					cnt[g.pos[b][rng_below(r, bs->len[b])]]++;
+			a = rank_value(&g, cnt, k, &from, &cum);
+			c = rank_value(&g, cnt, k2, &from, &cum);
+		} else {
+			struct descent d = { .lo = 0, .hi = m, .below = 0,
+					     .draws = draws };
+
+			descend(&g, r, &d, left, k, k2, &a, &c);
+		}
 		out[rep] = a + 0.5 * (c - a);
 	}
 	for (b = 0; b < bs->nboots; b++)
 		free(g.pos[b]);
 	free(g.pos);
 	free(g.val);
+	free(cnt);
 	free(fill);
 	free(draws);
 	free(left);
 }
 
-void boot_medians(const struct boot_set *bs, struct rng *r, size_t reps,
-		  double *out)
-{
-	size_t maxlen = 0, b, rep;
-	double *buf;
-
-	if (bs->n > BOOT_BIG) {
-		boot_medians_big(bs, r, reps, out);
-		return;
-	}
-	for (b = 0; b < bs->nboots; b++)
-		if (bs->len[b] > maxlen)
-			maxlen = bs->len[b];
-	buf = xmalloc((bs->nboots * maxlen + 1) * sizeof(*buf));
-	for (rep = 0; rep < reps; rep++) {
-		size_t m = 0;
-
-		for (b = 0; b < bs->nboots; b++) {
-			size_t pick = rng_below(r, bs->nboots), i;
-			const double *v = bs->val[pick];
-			size_t len = bs->len[pick];
-
-			for (i = 0; i < len; i++)
-				buf[m++] = v[rng_below(r, len)];
-		}
-		out[rep] = median_inplace(buf, m);
-	}
-	free(buf);
-}
-
 /*
- * Percentile interval of the given two-sided level; sorts v. A NaN
+ * Percentile interval of the given two-sided level; reorders v. A NaN
  * replicate is never sorted as a number: the interval is then NaN and
  * the function returns -1.
  */
@@ -543,9 +563,8 @@ int percentile_ci(double *v, size_t n, double level, double *lo, double *hi)
 			return -1;
 		}
 	}
-	sort_doubles(v, n);
-	*lo = quantile_sorted(v, n, (1 - level) / 2);
-	*hi = quantile_sorted(v, n, 1 - (1 - level) / 2);
+	*lo = quantile_select(v, n, (1 - level) / 2);
+	*hi = quantile_select(v, n, 1 - (1 - level) / 2);
 	return 0;
 }
 

@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/fixtures/analysis/lib.sh"
 build_kbstat
 
-echo "1..15"
+echo "1..17"
 
 is "median, odd n: {3,1,2} = 2" "$("$kbstat" calc median 3 1 2)" 2
 is "median, even n: {4,1,3,2} = 2.5" "$("$kbstat" calc median 4 1 3 2)" 2.5
@@ -62,5 +62,24 @@ is "pooled median of the three boots is 4" "$(field median "$a")" 4
 # boots {1..5},{2..6},{3..7}: each IQR/median = 2/3, 2/4, 2/5 -> median 0.5
 is "within-boot spread = median of IQR/median = 0.5" \
 	"$(field within "$a")" 0.5
+
+# Above BOOT_BIG samples the bootstrap draws only the order statistics
+# (binomial halving); it must agree with drawing every sample. Three
+# boots of 10000 samples, built once with each path.
+if ! cc -std=c11 -O2 -DBOOT_BIG=100000000 -o "$tmp/kbstat-draw" "$top"/analysis/*.c -lm; then
+	echo "Bail out! kbstat with -DBOOT_BIG does not build"
+	exit 1
+fi
+big=$(awk 'BEGIN { srand(5); for (b = 0; b < 3; b++) { if (b) printf " /";
+	for (i = 0; i < 10000; i++) printf " %.4f", 1000 + b + 10 * (rand() + rand() + rand() - 1.5) } }')
+# shellcheck disable=SC2086 # word splitting is the argument list
+fast=$("$kbstat" calc bootci --seed 7 $big)
+# shellcheck disable=SC2086
+slow=$("$kbstat-draw" calc bootci --seed 7 $big)
+diag "order statistics: $fast" "every draw:       $slow"
+near "30000 samples: CI low end, order statistics vs every draw" \
+	"$(field ci_lo "$fast")" "$(field ci_lo "$slow")" 0.05
+near "30000 samples: CI high end, order statistics vs every draw" \
+	"$(field ci_hi "$fast")" "$(field ci_hi "$slow")" 0.05
 
 exit "$fail"
