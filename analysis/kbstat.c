@@ -270,7 +270,9 @@ static void compare_key(const struct raw *raw, size_t k, const size_t kern[2],
 	if (!bs[0].n || !bs[1].n)
 		goto out;
 	c->mag = fmax(sum[0] / (double)bs[0].n, sum[1] / (double)bs[1].n);
-	c->tested = bs[0].n >= MIN_SAMPLES && bs[1].n >= MIN_SAMPLES &&
+	/* informational metrics are shown side by side, never tested */
+	c->tested = kk->better != BETTER_NONE &&
+		    bs[0].n >= MIN_SAMPLES && bs[1].n >= MIN_SAMPLES &&
 		    bs[0].nboots >= MIN_BOOTS && bs[1].nboots >= MIN_BOOTS;
 	c->boot_unit = bs[0].nboots >= 2 && bs[1].nboots >= 2 &&
 		       (c->g[0].boot_p < BOOT_EFFECT_P ||
@@ -364,6 +366,10 @@ static void decide(struct cmp *c, const struct key *kk, const char *base,
 	size_t nb = c->g[0].nboots < c->g[1].nboots ? c->g[0].nboots :
 						       c->g[1].nboots;
 
+	if (kk->better == BETTER_NONE) {
+		c->verdict = "informational";
+		return;
+	}
 	if (!c->g[0].n || !c->g[1].n) {
 		c->verdict = "insufficient data";
 		snprintf(c->why, sizeof(c->why), "no samples on %s",
@@ -452,7 +458,7 @@ static void write_key(FILE *f, const struct key *k)
 	fputc(',', f);
 	jw_kstr(f, "unit", k->unit);
 	fputc(',', f);
-	jw_kstr(f, "better", k->better == BETTER_HIGHER ? "higher" : "lower");
+	jw_kstr(f, "better", better_name(k->better));
 	fputc(',', f);
 	jw_kstr(f, "clock", k->clock);
 }
@@ -583,10 +589,10 @@ static int cmd_compare(int argc, char **argv)
 		if (!c[j].g[0].n || !c[j].g[1].n)
 			warn(&w, "%s/%s/%s/%s: no samples on %s", kk,
 			     c[j].g[0].n ? o.new : o.base);
-		if (c[j].g[0].boot_warning)
+		if (kk->better != BETTER_NONE && c[j].g[0].boot_warning)
 			warn(&w, "%s/%s/%s/%s: %s: between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)",
 			     kk, o.base);
-		if (c[j].g[1].boot_warning)
+		if (kk->better != BETTER_NONE && c[j].g[1].boot_warning)
 			warn(&w, "%s/%s/%s/%s: %s: between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)",
 			     kk, o.new);
 		if (!strcmp(kk->clock, "mixed"))
@@ -729,6 +735,9 @@ static int cmd_floor(int argc, char **argv)
 		const struct key *kk = &raw.keys[idx[i]];
 		double fl = NAN;
 
+		/* informational metrics are never judged: no floor */
+		if (kk->better == BETTER_NONE)
+			continue;
 		compare_key(&raw, idx[i], kern, &o, &c);
 		if (!c.g[0].n && !c.g[1].n)
 			continue;
@@ -791,13 +800,18 @@ static void fmt_p(char *b, size_t n, double p)
 
 #define NCOLS 9
 
+static const struct jval *r_at(const struct jval *res, size_t i)
+{
+	return &res->items[i];
+}
+
 static int cmd_summary(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	const struct jval *res, *warns;
 	struct jval *j;
 	const char *base, *new, *floor_file;
-	char *(*cell)[NCOLS], hdr[NCOLS][80], buf[512];
+	char *(*cell)[NCOLS], hdr[NCOLS][80], buf[512], *info;
 	size_t wid[NCOLS] = { 0 }, i, c, nclock = 0;
 	const char *clocks[4];
 	int md;
@@ -833,6 +847,7 @@ static int cmd_summary(int argc, char **argv)
 	for (c = 0; c < NCOLS; c++)
 		wid[c] = strlen(hdr[c]);
 	cell = xmalloc((res->n + 1) * sizeof(*cell));
+	info = xmalloc((res->n + 1) * sizeof(*info));
 	for (i = 0; i < res->n; i++) {
 		const struct jval *r = &res->items[i];
 		const char *v = json_str(r, "variant"), *clk = json_str(r, "clock");
@@ -841,6 +856,7 @@ static int cmd_summary(int argc, char **argv)
 		double me = json_num(r, "min_effect");
 		size_t k;
 
+		info[i] = json_str(r, "better") && !strcmp(json_str(r, "better"), "none");
 		if (*(v ? v : ""))
 			snprintf(buf, sizeof(buf), "%s/%s", json_str(r, "workload"), v);
 		else
@@ -881,7 +897,7 @@ static int cmd_summary(int argc, char **argv)
 			;
 		if (clk && k == nclock && nclock < 4)
 			clocks[nclock++] = clk;
-		if (!isnan(me)) {
+		if (!isnan(me) && !info[i]) {
 			fmin = isnan(fmin) || me < fmin ? me : fmin;
 			fmax_ = isnan(fmax_) || me > fmax_ ? me : fmax_;
 		}
@@ -919,6 +935,8 @@ static int cmd_summary(int argc, char **argv)
 	}
 	puts(md ? "|" : "");
 	for (i = 0; i < res->n; i++) {
+		if (info[i])
+			continue;
 		for (c = 0; c < NCOLS; c++) {
 			int right = c >= 3 && c <= 6;
 
@@ -932,10 +950,32 @@ static int cmd_summary(int argc, char **argv)
 		puts(md ? "|" : "");
 	}
 	putchar('\n');
+	/* informational metrics: both kernels' medians, after the verdicts */
+	for (i = c = 0; i < res->n; i++) {
+		if (!info[i])
+			continue;
+		if (!c++) {
+			printf("%sinformational (medians side by side, never judged):\n%s",
+			       md ? "" : "", md ? "\n| workload | point | metric | " : "");
+			if (md)
+				printf("%s | %s |\n|---|---|---|---:|---:|\n", hdr[3], hdr[4]);
+		}
+		if (md)
+			printf("| %s | %s | %s | %s | %s |\n", cell[i][0], cell[i][1],
+			       cell[i][2], cell[i][3], cell[i][4]);
+		else
+			printf("  %-*s  %-*s  %-*s  %*s  %*s\n", (int)wid[0], cell[i][0],
+			       (int)wid[1], cell[i][1], (int)wid[2], cell[i][2],
+			       (int)wid[3], cell[i][3], (int)wid[4], cell[i][4]);
+	}
+	if (c)
+		putchar('\n');
 	printf("%sratio = median(%s) / median(%s) with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: Welch t on the boot medians, ratio = geometric mean of their ratio; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead.\n",
 	       md ? "- " : "", new, base, json_num(j, "boot_effect_p"), json_num(j, "seed"));
-	printf("%sp: Benjamini-Hochberg adjusted over the %zu rows.\n",
-	       md ? "- " : "", res->n);
+	for (i = c = 0; i < res->n; i++)
+		c += !isnan(json_num(r_at(res, i), "p_adj"));
+	printf("%sp: Benjamini-Hochberg adjusted over the %zu tested rows (not the informational ones).\n",
+	       md ? "- " : "", c);
 	if (isnan(fmin))
 		fmin = fmax_ = MIN_EFFECT;
 	snprintf(buf, sizeof(buf), "%.1f%%", fmin * 100);
@@ -984,7 +1024,7 @@ static int cmd_dump(int argc, char **argv)
 		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.12g\n",
 		       raw.kernels[s->kernel], raw.boots[s->boot], k->workload,
 		       k->variant, k->point, k->metric, k->unit,
-		       k->better == BETTER_HIGHER ? "higher" : "lower", k->clock,
+		       better_name(k->better), k->clock,
 		       s->value);
 	}
 	return fflush(stdout) ? 1 : 0;

@@ -100,7 +100,12 @@ void group_stats(const struct boot_set *bs, const double *bmed, size_t reps,
 
 /* ---- raw samples (raw.c) ---- */
 
-enum better { BETTER_HIGHER, BETTER_LOWER };
+/* BETTER_NONE: informational (rows, bytes, counts): shown, never judged. */
+enum better { BETTER_HIGHER, BETTER_LOWER, BETTER_NONE };
+
+/* CSV/JSON name of a direction, and back (-1 if unknown). */
+const char *better_name(enum better b);
+int better_parse(const char *s);
 
 struct key {
 	char *workload, *variant, *point, *metric, *unit, *clock;

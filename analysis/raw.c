@@ -54,6 +54,27 @@ static char *path_join(const char *a, const char *b)
 	return p;
 }
 
+static const char *const better_names[] = {
+	[BETTER_HIGHER] = "higher",
+	[BETTER_LOWER] = "lower",
+	[BETTER_NONE] = "none",
+};
+
+const char *better_name(enum better b)
+{
+	return better_names[b];
+}
+
+int better_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i <= BETTER_NONE; i++)
+		if (!strcmp(s, better_names[i]))
+			return i;
+	return -1;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -160,7 +181,7 @@ static size_t find_key(struct raw *raw, char **f, const char *where)
 		.workload = xstrdup(f[0]), .variant = xstrdup(f[1]),
 		.point = xstrdup(f[2]), .metric = xstrdup(f[3]),
 		.unit = xstrdup(f[4]), .clock = xstrdup(f[6]),
-		.better = strcmp(f[5], "higher") ? BETTER_LOWER : BETTER_HIGHER,
+		.better = (enum better)better_parse(f[5]),
 		.where = xstrdup(where),
 	};
 	raw->ktab[i] = raw->nkeys + 1;
@@ -278,9 +299,9 @@ static int load_csv(struct raw *raw, const char *file, const char *stem,
 			ret = bad(file, line, "empty metric");
 			break;
 		}
-		if (strcmp(f[5], "higher") && strcmp(f[5], "lower")) {
+		if (better_parse(f[5]) < 0) {
 			snprintf(msg, sizeof(msg),
-				 "better is '%.60s', expected higher or lower",
+				 "better is '%.60s', expected higher, lower or none",
 				 f[5]);
 			ret = bad(file, line, msg);
 			break;
@@ -314,8 +335,7 @@ static int load_csv(struct raw *raw, const char *file, const char *stem,
 		kk = &raw->keys[k];
 		/* one metric has one unit, direction and clock everywhere */
 		if (strcmp(kk->unit, f[4]) ||
-		    kk->better != (strcmp(f[5], "higher") ? BETTER_LOWER :
-							     BETTER_HIGHER)) {
+		    kk->better != (enum better)better_parse(f[5])) {
 			snprintf(msg, sizeof(msg),
 				 "unit/better differ from %.150s", kk->where);
 			ret = bad(file, line, msg);

@@ -4,6 +4,8 @@
 #   analysis/report.sh RUN
 # Environment: BASE (default baseline), NEW_LABEL (default patched),
 # FLOOR (floor file; default RUN/floor.json if it exists), SEED,
+# RESULTS (a results.json kbstat compare already wrote for BASE vs
+# NEW_LABEL: the report shows it instead of comparing again),
 # KBSTAT (the kbstat binary; default build/analysis/kbstat, built if needed).
 # Writes RUN/{results.json,summary.txt,summary.md,index.html,chart-*.svg},
 # each through a temp file and a rename.
@@ -45,16 +47,24 @@ fi
 tmp=$(mktemp -d "$run/.report.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-compare=("$kbstat" compare "$run" --base "$base" --new "$new" --out "$tmp/results.json")
-[ -z "$floor" ] || compare+=(--floor "$floor")
-[ -z "${SEED:-}" ] || compare+=(--seed "$SEED")
-say "statistics: $base vs $new${floor:+, floor $floor}"
-"${compare[@]}" 2>"$tmp/kbstat.log" || {
-	cat "$tmp/kbstat.log" >&2
-	die "kbstat compare failed on $run (see the error above)"
-}
-if [ "${V:-0}" = 1 ]; then
-	cat "$tmp/kbstat.log" >&2
+if [ -n "${RESULTS:-}" ]; then
+	jq -e --arg b "$base" --arg n "$new" '.kind == "kbench-results" and .base == $b and .new == $n' \
+		"$RESULTS" >/dev/null ||
+		die "RESULTS=$RESULTS is not kbstat's comparison of $base vs $new"
+	say "statistics: $RESULTS"
+	cp "$RESULTS" "$tmp/results.json"
+else
+	compare=("$kbstat" compare "$run" --base "$base" --new "$new" --out "$tmp/results.json")
+	[ -z "$floor" ] || compare+=(--floor "$floor")
+	[ -z "${SEED:-}" ] || compare+=(--seed "$SEED")
+	say "statistics: $base vs $new${floor:+, floor $floor}"
+	"${compare[@]}" 2>"$tmp/kbstat.log" || {
+		cat "$tmp/kbstat.log" >&2
+		die "kbstat compare failed on $run (see the error above)"
+	}
+	if [ "${V:-0}" = 1 ]; then
+		cat "$tmp/kbstat.log" >&2
+	fi
 fi
 "$kbstat" summary "$tmp/results.json" --format txt >"$tmp/summary.txt"
 "$kbstat" summary "$tmp/results.json" --format md >"$tmp/summary.md"
@@ -104,7 +114,7 @@ mapfile -t workloads < <(jq -r '[.results[].workload] | unique | .[]' "$tmp/resu
 for w in "${workloads[@]}"; do
 	name=chart-ratio-$(slug "$w")
 	dat=$tmp/$name.dat
-	jq -r --arg w "$w" '.results[] | select(.workload == $w and .ratio != null)
+	jq -r --arg w "$w" '.results[] | select(.workload == $w and .ratio != null and .better != "none")
 		| [((if .variant == "" then "" else .variant + " " end) + .point + " " + .metric),
 		   .ratio, .ratio_ci_lo, .ratio_ci_hi, .verdict] | @tsv' \
 		"$tmp/results.json" >"$dat"
@@ -131,7 +141,7 @@ done
 # values, the median (and CI) against it, one line per kernel and
 # variant/other parameters. log-log for n and nfuncs.
 jq -c '
-	[.results[] as $r
+	[.results[] as $r | select($r.better != "none")
 	 | ($r.point | split(";") | map(select(contains("="))
 		| {k: (split("=")[0]), v: (split("=")[1:] | join("="))})) as $ps
 	 | $ps[] | select(.v | test("^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$")) as $p
@@ -180,7 +190,7 @@ done <"$tmp/scaling.jsonl"
 jq -r '.results[] | [.workload, .variant, .point, .metric, (.base.median // "")] | @tsv' \
 	"$tmp/results.json" >"$tmp/medians.tsv"
 # (\x1f, not a tab, between fields: read would merge an empty variant)
-jq -r '.results[] | [.workload, .variant, .metric] | join("\u001f")' "$tmp/results.json" |
+jq -r '.results[] | select(.better != "none") | [.workload, .variant, .metric] | join("\u001f")' "$tmp/results.json" |
 	sort -u >"$tmp/boxes.lst"
 while IFS=$'\x1f' read -r w v m; do
 	name=chart-box-$(slug "$w${v:+-$v}-$m")
@@ -304,7 +314,7 @@ EOF
 		def f: if . == null then "-" else (. * 1e6 | round / 1e6 | tostring) end;
 		def fp: if . == null then "-" elif . < 1e-4 then (. | tostring) else (. * 1e4 | round / 1e4 | tostring) end;
 		def g(s): "\(s.median | f) [\(s.ci_lo | f), \(s.ci_hi | f)]";
-		.results[] |
+		.results[] | select(.better != "none") |
 		"<tr class=\"\(.verdict | split(" ")[0])\"><td>\(.workload | @html)</td><td>\(.variant | @html)</td>" +
 		"<td>\(.point | @html)</td><td>\(.metric | @html)</td><td>\(.unit | @html)</td><td>\(.better)</td>" +
 		"<td class=\"num\">\(.base.n)/\(.new.n)</td><td class=\"num\">\(g(.base))</td><td class=\"num\">\(g(.new))</td>" +
@@ -314,6 +324,21 @@ EOF
 		"<td>\(.verdict | @html)\(if .why then "<br><small>" + (.why | @html) + "</small>" else "" end)</td><td>\(.clock | @html)</td></tr>"
 	' "$tmp/results.json"
 	echo "</table>"
+	if jq -e 'any(.results[]; .better == "none")' "$tmp/results.json" >/dev/null; then
+		echo "<h2>Informational metrics</h2>"
+		echo "<p>Counts and sizes (rows, bytes, columns): both kernels' medians side by side; no test, no verdict.</p>"
+		echo "<table><tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th>"
+		printf '<th>%s median</th><th>%s median</th></tr>\n' "$(printf '%s' "$base" | html_escape)" \
+			"$(printf '%s' "$new" | html_escape)"
+		jq -r '
+			def f: if . == null then "-" else (. * 1e6 | round / 1e6 | tostring) end;
+			.results[] | select(.better == "none") |
+			"<tr><td>\(.workload | @html)</td><td>\(.variant | @html)</td><td>\(.point | @html)</td>" +
+			"<td>\(.metric | @html)</td><td>\(.unit | @html)</td>" +
+			"<td class=\"num\">\(.base.median | f)</td><td class=\"num\">\(.new.median | f)</td></tr>"
+		' "$tmp/results.json"
+		echo "</table>"
+	fi
 	if [ "$(jq '.warnings | length' "$tmp/results.json")" -gt 0 ]; then
 		echo "<h2>Warnings</h2><ul>"
 		jq -r '.warnings[] | "<li>\(@html)</li>"' "$tmp/results.json"

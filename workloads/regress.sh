@@ -82,22 +82,15 @@ f=$("$here/floor.sh" "$run")
 "$kbstat" compare "$run" --base baseline --new new "${floor[@]}" --out "$run/new-vs-baseline.json"
 "$kbstat" summary "$run/new-vs-old.json" --format txt >"$run/new-vs-old.txt"
 "$kbstat" summary "$run/new-vs-baseline.json" --format txt >"$run/new-vs-baseline.txt"
-BASE=old NEW_LABEL=new "$top/analysis/report.sh" "$run"
+# The report shows the comparison the gate below judges: computed once.
+RESULTS=$run/new-vs-old.json BASE=old NEW_LABEL=new "$top/analysis/report.sh" "$run"
 
 echo "== NEW vs OLD"
 cat "$run/new-vs-old.txt"
 echo "== NEW vs baseline"
 cat "$run/new-vs-baseline.txt"
 
-regressions=$("$here/verdicts.sh" worse "$run/new-vs-old.json")
-# Undecided rows are not regressions, but a reviewer must see them.
-undecided=$("$here/verdicts.sh" inconclusive "$run/new-vs-old.json"
-	"$here/verdicts.sh" insufficient "$run/new-vs-old.json")
-if [ -n "$undecided" ]; then
-	printf 'kbench: not a regression, but undecided (NEW vs OLD):\n%s\n' "$undecided" >&2
-fi
-if [ -n "$regressions" ]; then
-	printf 'kbench: REGRESSION: NEW is worse than OLD in:\n%s\n' "$regressions" >&2
+if ! "$here/verdicts.sh" gate "$run/new-vs-old.json"; then
 	kb_say "report: $run/index.html"
 	exit 1
 fi
