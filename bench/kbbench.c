@@ -7,10 +7,15 @@
  *
  * One row per metric per measured sample; warm-up samples are run but
  * not printed. rep counts measured samples from 1.
+ *
+ * "kbbench check NAME [args]" parses and validates a command line as a
+ * run would, without setup, samples or perf counters, so the host can
+ * reject a bad workload plan before any guest boots.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +48,11 @@ static const struct {
 	unsigned long long config;
 	double scale;		/* counter unit to metric unit */
 } perf_sw[] = {
+	/* CPU time is the cost; event counts only help explain it */
 	{ { "task_clock_ms", "ms", KB_LOWER }, PERF_COUNT_SW_TASK_CLOCK, 1e-6 },
-	{ { "context_switches", "count", KB_LOWER },
+	{ { "context_switches", "count", KB_INFO },
 	  PERF_COUNT_SW_CONTEXT_SWITCHES, 1.0 },
-	{ { "page_faults", "count", KB_LOWER }, PERF_COUNT_SW_PAGE_FAULTS, 1.0 },
+	{ { "page_faults", "count", KB_INFO }, PERF_COUNT_SW_PAGE_FAULTS, 1.0 },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -60,6 +66,32 @@ uint64_t kb_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* "kbbench: BENCH: message" on stderr; every command-line error uses it. */
+static void __attribute__((format(printf, 2, 3)))
+kb_err(const struct kb_bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kbbench: %s: ", b->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const char *better_name(enum kb_better b)
+{
+	switch (b) {
+	case KB_LOWER:
+		return "lower";
+	case KB_HIGHER:
+		return "higher";
+	case KB_INFO:
+		break;
+	}
+	return "none";
 }
 
 static size_t nr_benches(void)
@@ -86,20 +118,42 @@ static int cmp_bench(const void *a, const void *b)
 	return strcmp((*x)->name, (*y)->name);
 }
 
-static void list_benches(void)
+/* The benches sorted by name; section order is link order. */
+static const struct kb_bench **sorted_benches(size_t *n)
 {
-	size_t n = nr_benches(), i;
-	const struct kb_bench **v = calloc(n ? n : 1, sizeof(*v));
+	const struct kb_bench **v;
 
+	*n = nr_benches();
+	v = calloc(*n ? *n : 1, sizeof(*v));
 	if (!v) {
 		perror("kbbench");
 		exit(1);
 	}
-	memcpy(v, __start_kb_benches, n * sizeof(*v));
-	/* Section order is link order; sort so the listing is stable. */
-	qsort(v, n, sizeof(*v), cmp_bench);
+	if (*n)
+		memcpy(v, __start_kb_benches, *n * sizeof(*v));
+	qsort(v, *n, sizeof(*v), cmp_bench);
+	return v;
+}
+
+static void list_benches(void)
+{
+	size_t n, i;
+	const struct kb_bench **v = sorted_benches(&n);
+
 	for (i = 0; i < n; i++)
 		printf("%s\t%s\n", v[i]->name, v[i]->help);
+	free(v);
+}
+
+static void unknown_bench(const char *name)
+{
+	size_t n, i;
+	const struct kb_bench **v = sorted_benches(&n);
+
+	fprintf(stderr, "kbbench: no benchmark '%s'; known:", name);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %s", v[i]->name);
+	fprintf(stderr, "%s\n", n ? "" : " none");
 	free(v);
 }
 
@@ -111,9 +165,13 @@ static void usage(FILE *f)
 		"       kbbench NAME --reps R --warmup W --clock icount|wall\n"
 		"               [--point k=v;...] [--variant V] [--workload W]\n"
 		"               [--perf] [bench options]\n"
+		"       kbbench check NAME [options as above]\n"
 		"Prints CSV: " CSV_HEADER "\n"
+		"better is lower, higher or none (informational).\n"
 		"--perf adds per-sample software counters (task_clock_ms,\n"
-		"context_switches, page_faults) read with perf_event_open.\n");
+		"context_switches, page_faults) read with perf_event_open.\n"
+		"check validates the options without running anything (--reps,\n"
+		"--warmup and --clock are optional there): exit 0 if valid, 2 if not.\n");
 }
 
 static void bench_help(const struct kb_bench *b)
@@ -129,28 +187,41 @@ static void bench_help(const struct kb_bench *b)
 	printf("metrics (name,unit,better):\n");
 	for (i = 0; i < b->nr_metrics; i++)
 		printf("  %s,%s,%s\n", b->metrics[i].name, b->metrics[i].unit,
-		       b->metrics[i].better == KB_HIGHER ? "higher" : "lower");
+		       better_name(b->metrics[i].better));
 }
 
-static int parse_ulong(const char *opt, const char *s, unsigned long *v)
+/*
+ * Decimal digits only: strtoul alone would take blanks, a sign (and
+ * negate "-1" into ULONG_MAX) and stop quietly at trailing garbage.
+ */
+static int parse_ulong(const struct kb_bench *b, const char *opt,
+		       const char *s, unsigned long *v)
 {
+	unsigned long x;
+	const char *p;
 	char *end;
 
+	if (!*s)
+		goto bad;
+	for (p = s; *p; p++)
+		if (*p < '0' || *p > '9')
+			goto bad;
 	errno = 0;
-	if (!s || !*s || *s == '-' || *s == '+')
-		goto bad;
-	*v = strtoul(s, &end, 10);
-	if (errno || *end)
-		goto bad;
+	x = strtoul(s, &end, 10);
+	if (errno || *end) {
+		kb_err(b, "--%s: '%s' is too large (max %lu)", opt, s, ULONG_MAX);
+		return -1;
+	}
+	*v = x;
 	return 0;
 bad:
-	fprintf(stderr, "kbbench: --%s: '%s' is not a non-negative integer\n",
-		opt, s ? s : "");
+	kb_err(b, "--%s: '%s' is not a non-negative integer", opt, s);
 	return -1;
 }
 
 /* CSV fields must not break the row: no commas, quotes or blanks. */
-static int check_token(const char *opt, const char *s, const char *extra)
+static int check_token(const struct kb_bench *b, const char *opt,
+		       const char *s, const char *extra)
 {
 	const char *p;
 
@@ -165,16 +236,16 @@ static int check_token(const char *opt, const char *s, const char *extra)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "kbbench: --%s: '%s' must be non-empty and use only "
-		"[A-Za-z0-9_.+-%s]\n", opt, s, extra);
+	kb_err(b, "--%s: '%s' must be non-empty and use only "
+	       "[A-Za-z0-9_.+-%s]", opt, s, extra);
 	return -1;
 }
 
-static int check_point(const char *s)
+static int check_point(const struct kb_bench *b, const char *s)
 {
 	const char *p = s;
 
-	if (check_token("point", s, "=;:/"))
+	if (check_token(b, "point", s, "=;:/"))
 		return -1;
 	if (!strcmp(s, "none"))
 		return 0;
@@ -185,20 +256,22 @@ static int check_point(const char *s)
 
 		if (!eq || eq == p || eq == p + len - 1 ||
 		    memchr(eq + 1, '=', len - (size_t)(eq - p) - 1)) {
-			fprintf(stderr, "kbbench: --point: '%s' is not "
-				"k=v[;k=v...] or 'none'\n", s);
+			kb_err(b, "--point: '%s' is not k=v[;k=v...] or 'none'", s);
 			return -1;
 		}
 		p += len;
 		if (*p == ';' && !*++p) {
-			fprintf(stderr, "kbbench: --point: trailing ';' in '%s'\n", s);
+			kb_err(b, "--point: trailing ';' in '%s'", s);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* Split "--key=val" or "--key val"; returns the value or NULL. */
+/*
+ * Split "--key=val" or "--key val"; returns the value or NULL. A key too
+ * long for the buffer is cut, which no option name is, so it stays unknown.
+ */
 static const char *opt_value(int argc, char **argv, int *i, const char *arg,
 			     char *key, size_t keysz)
 {
@@ -216,52 +289,91 @@ static const char *opt_value(int argc, char **argv, int *i, const char *arg,
 	return NULL;
 }
 
-static int set_bench_opt(const struct kb_bench *b, const char *key,
-			 const char *val)
+static const struct kb_opt *find_opt(const struct kb_bench *b, const char *key)
 {
 	const struct kb_opt *o;
 
-	for (o = b->opts; o && o->name; o++) {
-		if (strcmp(o->name, key))
-			continue;
-		if (o->type == KB_OPT_ULONG)
-			return parse_ulong(key, val, o->dst);
-		*(const char **)o->dst = val;
-		return 0;
-	}
-	fprintf(stderr, "kbbench: %s: unknown option --%s (see kbbench %s --help)\n",
-		b->name, key, b->name);
-	return -1;
+	for (o = b->opts; o && o->name; o++)
+		if (!strcmp(o->name, key))
+			return o;
+	return NULL;
 }
 
+static int set_bench_opt(const struct kb_bench *b, const struct kb_opt *o,
+			 const char *val)
+{
+	if (o->type == KB_OPT_ULONG)
+		return parse_ulong(b, o->name, val, o->dst);
+	/* an empty path or name is a plan mistake, not a value */
+	if (!*val) {
+		kb_err(b, "--%s: empty value", o->name);
+		return -1;
+	}
+	*(const char **)o->dst = val;
+	return 0;
+}
+
+static int is_common_opt(const char *key)
+{
+	static const char *const common[] = {
+		"reps", "warmup", "point", "clock", "variant", "workload",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(common); i++)
+		if (!strcmp(key, common[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * argv[first..] are options. A run needs --reps, --warmup and --clock;
+ * check (need_all 0) lets the runner add them later but validates any
+ * that are given exactly as a run would.
+ */
 static int parse_args(const struct kb_bench *b, int argc, char **argv,
-		      struct kb_common *c)
+		      int first, int need_all, struct kb_common *c)
 {
 	int have_reps = 0, have_warmup = 0, i;
+	const struct kb_opt *o;
 	char key[64];
 
-	for (i = 2; i < argc; i++) {
+	for (i = first; i < argc; i++) {
 		const char *arg = argv[i], *val;
 
 		if (strncmp(arg, "--", 2) || !arg[2]) {
-			fprintf(stderr, "kbbench: unexpected argument '%s'\n", arg);
+			kb_err(b, "unexpected argument '%s'", arg);
 			return -1;
 		}
 		if (!strcmp(arg, "--perf")) {
 			c->perf = 1;
 			continue;
 		}
-		val = opt_value(argc, argv, &i, arg + 2, key, sizeof(key));
-		if (!val) {
-			fprintf(stderr, "kbbench: --%s needs a value\n", key);
+		if (!strncmp(arg, "--perf=", 7)) {
+			kb_err(b, "--perf takes no value");
 			return -1;
 		}
-		if (!strcmp(key, "reps")) {
-			if (parse_ulong(key, val, &c->reps))
+		val = opt_value(argc, argv, &i, arg + 2, key, sizeof(key));
+		/* kbbench's own options win; name an unknown one before its value */
+		o = is_common_opt(key) ? NULL : find_opt(b, key);
+		if (!o && !is_common_opt(key)) {
+			kb_err(b, "unknown option --%s (see kbbench %s --help)",
+			       key, b->name);
+			return -1;
+		}
+		if (!val) {
+			kb_err(b, "--%s needs a value", key);
+			return -1;
+		}
+		if (o) {
+			if (set_bench_opt(b, o, val))
+				return -1;
+		} else if (!strcmp(key, "reps")) {
+			if (parse_ulong(b, key, val, &c->reps))
 				return -1;
 			have_reps = 1;
 		} else if (!strcmp(key, "warmup")) {
-			if (parse_ulong(key, val, &c->warmup))
+			if (parse_ulong(b, key, val, &c->warmup))
 				return -1;
 			have_warmup = 1;
 		} else if (!strcmp(key, "point")) {
@@ -272,27 +384,27 @@ static int parse_args(const struct kb_bench *b, int argc, char **argv,
 			c->variant = val;
 		} else if (!strcmp(key, "workload")) {
 			c->workload = val;
-		} else if (set_bench_opt(b, key, val)) {
-			return -1;
 		}
 	}
 	/* The analysis needs to know these; never guess them. */
-	if (!have_reps || !have_warmup || !c->clock) {
-		fprintf(stderr, "kbbench: %s: --reps, --warmup and --clock are required\n",
-			b->name);
+	if (need_all && (!have_reps || !have_warmup || !c->clock)) {
+		kb_err(b, "--reps, --warmup and --clock are required");
 		return -1;
 	}
-	if (c->reps < 1 || c->reps > 1000000 || c->warmup > 1000000) {
-		fprintf(stderr, "kbbench: --reps must be 1..1000000, --warmup 0..1000000\n");
+	if (have_reps && (c->reps < 1 || c->reps > 1000000)) {
+		kb_err(b, "--reps: %lu is not in 1..1000000", c->reps);
 		return -1;
 	}
-	if (strcmp(c->clock, "icount") && strcmp(c->clock, "wall")) {
-		fprintf(stderr, "kbbench: --clock must be icount or wall, not '%s'\n",
-			c->clock);
+	if (have_warmup && c->warmup > 1000000) {
+		kb_err(b, "--warmup: %lu is not in 0..1000000", c->warmup);
 		return -1;
 	}
-	if (check_point(c->point) || check_token("variant", c->variant, "") ||
-	    check_token("workload", c->workload, ""))
+	if (c->clock && strcmp(c->clock, "icount") && strcmp(c->clock, "wall")) {
+		kb_err(b, "--clock: '%s' is not icount or wall", c->clock);
+		return -1;
+	}
+	if (check_point(b, c->point) || check_token(b, "variant", c->variant, "") ||
+	    check_token(b, "workload", c->workload, ""))
 		return -1;
 	return 0;
 }
@@ -338,8 +450,8 @@ static void emit(const struct kb_common *c, const struct kb_metric *m,
 		 unsigned long rep, double v)
 {
 	printf("%s,%s,%s,%s,%s,%s,%s,%lu,%.15g\n", c->workload, c->variant,
-	       c->point, m->name, m->unit,
-	       m->better == KB_HIGHER ? "higher" : "lower", c->clock, rep, v);
+	       c->point, m->name, m->unit, better_name(m->better), c->clock,
+	       rep, v);
 }
 
 static int run_bench(const struct kb_bench *b, const struct kb_common *c)
@@ -394,6 +506,7 @@ int main(int argc, char **argv)
 		.point = "none",
 		.variant = "default",
 	};
+	int check = 0, first;
 	size_t i;
 
 	if (argc < 2) {
@@ -408,13 +521,23 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	b = find_bench(argv[1]);
+	/* "check" is a verb, so no bench may be called that */
+	if (!strcmp(argv[1], "check")) {
+		if (argc < 3) {
+			fprintf(stderr, "kbbench: check: which benchmark? "
+				"(kbbench check NAME [options])\n");
+			return 2;
+		}
+		check = 1;
+	}
+	first = 2 + check;
+	b = find_bench(argv[first - 1]);
 	if (!b) {
-		fprintf(stderr, "kbbench: no benchmark '%s' (kbbench --list)\n",
-			argv[1]);
+		unknown_bench(argv[first - 1]);
 		return 2;
 	}
-	if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+	if (!check && argc == 3 &&
+	    (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
 		bench_help(b);
 		return 0;
 	}
@@ -424,10 +547,13 @@ int main(int argc, char **argv)
 		if (workload[i] == '_')
 			workload[i] = '-';
 	c.workload = workload;
-	if (parse_args(b, argc, argv, &c))
+	if (parse_args(b, argc, argv, first, !check, &c))
 		return 2;
 	if (b->validate && b->validate())
 		return 2;
+	/* nothing more to check: setup and run are where the guest starts */
+	if (check)
+		return 0;
 	if (run_bench(b, &c))
 		return 1;
 	/* A full disk or closed pipe must not look like a good run. */

@@ -14,9 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Which way a metric improves. KB_INFO ("none" in the CSV) is for values
+ * that describe the run (bytes, rows, event counts) rather than cost it:
+ * analysis/ reports them but gives them no better/worse verdict.
+ */
 enum kb_better {
 	KB_LOWER,
 	KB_HIGHER,
+	KB_INFO,
 };
 
 /* One metric a benchmark reports for every sample. */
@@ -45,7 +51,11 @@ struct kb_bench {
 	const struct kb_opt *opts;	/* NULL-name terminated, may be NULL */
 	const struct kb_metric *metrics;
 	size_t nr_metrics;
-	/* Check option values once parsed; return 0 or print and return -1. */
+	/*
+	 * Check option values once parsed; return 0 or print and return -1.
+	 * Also used by "kbbench check" on the host: it must not open files,
+	 * touch /proc or need root.
+	 */
 	int (*validate)(void);
 	/* Called once before the first (warm-up) sample. */
 	int (*setup)(void);

@@ -9,7 +9,9 @@
 # rep defaults to 0, which marks "the whole invocation" (warm-up included),
 # as opposed to kbbench's per-sample reps 1..R.
 # task-clock becomes task_clock_ms (ms); any other event becomes its name
-# with '-' and ':' turned into '_' (unit count). All are "lower" is better.
+# with '-' and ':' turned into '_' (unit count). CPU time, cycles and
+# instructions are costs ("lower"); any other event count (context-switches,
+# page-faults, ...) is informational ("none"), as in kbbench --perf.
 # An event perf could not count is an error, not a missing row.
 set -euo pipefail
 
@@ -77,7 +79,9 @@ awk -F, -v w="$workload" -v v="$variant" -v p="$point" -v c="$clock" \
 		} else {
 			u = (unit == "") ? "count" : unit
 		}
-		printf "%s,%s,%s,%s,%s,lower,%s,%s,%s\n", w, v, p, name, u, c, r, val
+		# ev may carry modifiers, e.g. cycles:u
+		better = ev ~ /^(task-clock|cpu-clock|cycles|instructions|ref-cycles)(:|$)/ ? "lower" : "none"
+		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", w, v, p, name, u, better, c, r, val
 		rows++
 	}
 	END {

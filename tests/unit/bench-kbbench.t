@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # bench/kbbench: the registry, the CSV contract and the procirq_read bench
-# (run on the host itself: reading its /proc/interrupts is harmless), and
-# bench/perfstat2csv.sh.
+# (run on the host itself: reading its /proc/interrupts is harmless),
+# `kbbench check` and option parsing, and bench/perfstat2csv.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kb=$top/build/bench/kbbench
@@ -30,24 +30,45 @@ csv_ok() {
 		NF != 9 { print "line " NR ": " NF " fields"; bad = 1; next }
 		$1 != w || $2 != v || $3 != p || $7 != c { print "line " NR ": bad key fields: " $0; bad = 1 }
 		$4 !~ /^[a-z0-9_]+$/ || $5 == "" { print "line " NR ": bad metric/unit: " $0; bad = 1 }
-		$6 != "lower" && $6 != "higher" { print "line " NR ": bad better: " $0; bad = 1 }
+		$6 != "lower" && $6 != "higher" && $6 != "none" { print "line " NR ": bad better: " $0; bad = 1 }
 		$8 !~ /^[1-9][0-9]*$/ { print "line " NR ": bad rep: " $0; bad = 1 }
 		$9 !~ /^[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/ { print "line " NR ": bad value: " $0; bad = 1 }
 		END { exit bad }' "$1"
 }
 
-echo "1..22"
+# err_is DESC WANT: the last check's stderr is exactly the line WANT
+err_is() {
+	if [ "$(cat "$tmp/err")" = "$2" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		diag "wanted: $2" "got: $(cat "$tmp/err")"
+	fi
+}
+# err_has DESC TEXT...: the last check's stderr is one line holding each TEXT
+err_has() {
+	local desc=$1 bad=0 s
+	shift
+	[ "$(wc -l <"$tmp/err")" = 1 ] || bad=1
+	for s in "$@"; do
+		grep -qF -- "$s" "$tmp/err" || bad=1
+	done
+	ok "$bad" "$desc"
+	[ "$bad" = 0 ] || diag "wanted one line with: $*" "got: $(cat "$tmp/err")"
+}
+
+echo "1..63"
 
 if ! make -s -C "$top" -j1 bench-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make bench-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
 	exit 1
 fi
 
-# 1-2: registry
+# registry
 check "kbbench --list" 0 "$kb" --list
 if grep -q $'^procirq_read\t' "$tmp/out"; then ok 0 "registry lists procirq_read"; else ok 1 "registry lists procirq_read"; sed 's/^/# /' "$tmp/out"; fi
 
-# 3-9: the CSV of a short run on the host
+# the CSV of a short run on the host
 check "procirq_read --reps 3 --warmup 1 --loops 5 --clock wall" 0 \
 	"$kb" procirq_read --reps 3 --warmup 1 --loops 5 --clock wall
 cp "$tmp/out" "$tmp/run.csv"
@@ -72,27 +93,95 @@ if [ -n "$got" ] && [ "$got" -ge $((rows - 2)) ] && [ "$got" -le $((rows + 2)) ]
 else
 	ok 1 "irq_rows '$got', host has $rows"
 fi
+# the count-like metrics are informational, the time is a cost
+got=$(awk -F, '{ print $4 "," $5 "," $6 }' "$tmp/rows" | sort -u | tr '\n' ' ')
+want='bytes_per_read,bytes,none cpu_columns,count,none irq_rows,count,none ns_per_read,ns,lower '
+if [ "$got" = "$want" ]; then ok 0 "better: ns_per_read lower, the other three none"; else ok 1 "better: got '$got', wanted '$want'"; fi
 
-# 10-12: point/variant/workload and per-sample perf counters
+# point/variant/workload and per-sample perf counters
 check "--point, --variant, --workload and --perf" 0 "$kb" procirq_read --reps 2 --warmup 0 \
 	--loops 3 --clock icount --point 'vcpus=2;mode=x' --variant patched --workload wl-a --perf
 tail -n +2 "$tmp/out" >"$tmp/rows"
 if csv_ok "$tmp/rows" wl-a patched 'vcpus=2;mode=x' icount >"$tmp/why"; then ok 0 "fields echoed"; else ok 1 "fields echoed"; sed 's/^/# /' "$tmp/why"; fi
 if [ "$(grep -c ',task_clock_ms,ms,lower,' "$tmp/rows")" = 2 ] &&
-	[ "$(grep -c ',page_faults,count,lower,' "$tmp/rows")" = 2 ]; then
-	ok 0 "--perf adds task_clock_ms and page_faults per sample"
+	[ "$(grep -c ',context_switches,count,none,' "$tmp/rows")" = 2 ] &&
+	[ "$(grep -c ',page_faults,count,none,' "$tmp/rows")" = 2 ]; then
+	ok 0 "--perf adds task_clock_ms (lower), context_switches and page_faults (none) per sample"
 else
-	ok 1 "--perf adds task_clock_ms and page_faults per sample"
+	ok 1 "--perf adds task_clock_ms (lower), context_switches and page_faults (none) per sample"
 	sed 's/^/# /' "$tmp/out" "$tmp/err"
 fi
 
-# 13-16: bad command lines fail and say why
+# bad command lines fail and say why
 check "missing --clock is an error" 2 "$kb" procirq_read --reps 1 --warmup 0
 check "--clock other than icount|wall is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock tsc
 check "a point with a comma is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --point a=1,b=2
 check "an unknown bench option is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --nope 1
+check "a run rejects --loops 12x" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --loops 12x
+err_is "... naming bench, option and value" "kbbench: procirq_read: --loops: '12x' is not a non-negative integer"
 
-# 17-20: perfstat2csv.sh
+# kbbench check: the options of a run, validated on the host, nothing run
+check "check procirq_read --loops 200" 0 "$kb" check procirq_read --loops 200
+if [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; then ok 0 "... prints nothing"; else ok 1 "... prints nothing"; sed 's/^/# /' "$tmp/out" "$tmp/err"; fi
+check "check takes a full run command line" 0 "$kb" check procirq_read --workload procirq-read \
+	--variant patched --point 'vcpus=2' --reps 30 --warmup 5 --clock icount --loops 200 --perf
+check "check of an unknown bench" 2 "$kb" check nope --loops 1
+err_is "... names it and lists the known benches" "kbbench: no benchmark 'nope'; known: procirq_read"
+check "check with an unknown option" 2 "$kb" check procirq_read --nope 1
+err_has "... names the bench and the option" "procirq_read" "--nope"
+check "check --loops 12x" 2 "$kb" check procirq_read --loops 12x
+err_is "... names the option and the value" "kbbench: procirq_read: --loops: '12x' is not a non-negative integer"
+check "check --loops -1" 2 "$kb" check procirq_read --loops -1
+err_has "... names the option and the value" "procirq_read" "--loops" "'-1'"
+check "check --loops ''" 2 "$kb" check procirq_read --loops ''
+err_has "... names the option" "procirq_read" "--loops" "''"
+check "check --loops=+5 (no sign on an unsigned)" 2 "$kb" check procirq_read --loops=+5
+err_has "... names the option and the value" "--loops" "'+5'"
+check "check --loops ' 5' (no blanks)" 2 "$kb" check procirq_read --loops ' 5'
+err_has "... names the option" "--loops" "' 5'"
+check "check --loops 99999999999999999999999 (overflow)" 2 "$kb" check procirq_read --loops 99999999999999999999999
+err_has "... names the option and the value" "--loops" "'99999999999999999999999'" "too large"
+check "check --loops 0 (the bench's validate)" 2 "$kb" check procirq_read --loops 0
+err_has "... names the option" "procirq_read" "--loops" "1..10000000"
+check "check --loops with no value" 2 "$kb" check procirq_read --loops
+err_has "... names the option" "--loops" "needs a value"
+check "check --reps 3x" 2 "$kb" check procirq_read --reps 3x
+err_has "... names the option and the value" "--reps" "'3x'"
+check "check --warmup -1" 2 "$kb" check procirq_read --warmup -1
+err_has "... names the option and the value" "--warmup" "'-1'"
+check "check --reps 0 (out of range)" 2 "$kb" check procirq_read --reps 0
+check "check --clock tsc" 2 "$kb" check procirq_read --clock tsc
+err_has "... names the option and the value" "--clock" "'tsc'"
+check "check --point with a comma" 2 "$kb" check procirq_read --point a=1,b=2
+check "check --file ''" 2 "$kb" check procirq_read --file ''
+check "check with no bench" 2 "$kb" check
+# check must not read the file: a missing one fails a run, not a check
+check "a run with a missing --file fails" 1 "$kb" procirq_read --reps 1 --warmup 0 --clock wall \
+	--file "$tmp/missing"
+check "check with the same missing --file passes" 0 "$kb" check procirq_read --reps 1 --warmup 0 \
+	--clock wall --file "$tmp/missing"
+if command -v strace >/dev/null; then
+	# the run's trace shows the tracing works; then check must open nothing of it
+	strace -f -e trace=open,openat -o "$tmp/trace.run" "$kb" procirq_read --reps 1 --warmup 0 \
+		--clock wall --loops 1 >/dev/null 2>&1 || true
+	if ! grep -q '"/proc/interrupts"' "$tmp/trace.run"; then
+		ok 1 "check does not open /proc/interrupts: strace saw no open in a real run"
+		sed 's/^/# /' "$tmp/trace.run"
+	elif strace -f -e trace=open,openat -o "$tmp/trace.check" "$kb" check procirq_read \
+		--reps 30 --warmup 5 --clock wall --loops 200 --perf >/dev/null 2>&1 &&
+		! grep -q '/proc/interrupts' "$tmp/trace.check"; then
+		ok 0 "check does not open /proc/interrupts (strace)"
+	else
+		ok 1 "check does not open /proc/interrupts (strace)"
+		sed 's/^/# /' "$tmp/trace.check"
+	fi
+else
+	# the missing --file tests above cover it
+	check "check does not open /proc/interrupts (strace not installed: a missing --file)" 0 \
+		"$kb" check procirq_read --loops 200 --file /nonexistent/proc/interrupts
+fi
+
+# perfstat2csv.sh
 if command -v shellcheck >/dev/null; then
 	check "shellcheck bench/*.sh" 0 shellcheck "$top"/bench/*.sh
 else
@@ -101,13 +190,22 @@ fi
 printf '# started on Thu Dec  3 11:09:55 2026\n\n1.93,msec,task-clock,1930922,100.00,0.705,CPUs utilized\n0,,context-switches,1930922,100.00,0.000,/sec\n62,,page-faults,1930922,100.00,32.109,K/sec\n' >"$tmp/perf.txt"
 check "perfstat2csv.sh converts perf stat -x, output" 0 "$p2c" --workload procirq-read \
 	--variant patched --point vcpus=1 --clock icount "$tmp/perf.txt"
-printf 'procirq-read,patched,vcpus=1,task_clock_ms,ms,lower,icount,0,1.93\nprocirq-read,patched,vcpus=1,context_switches,count,lower,icount,0,0\nprocirq-read,patched,vcpus=1,page_faults,count,lower,icount,0,62\n' >"$tmp/want"
-if cmp -s "$tmp/out" "$tmp/want"; then ok 0 "perfstat2csv.sh rows"; else ok 1 "perfstat2csv.sh rows"; diff "$tmp/want" "$tmp/out" | sed 's/^/# /'; fi
+printf 'procirq-read,patched,vcpus=1,task_clock_ms,ms,lower,icount,0,1.93\nprocirq-read,patched,vcpus=1,context_switches,count,none,icount,0,0\nprocirq-read,patched,vcpus=1,page_faults,count,none,icount,0,62\n' >"$tmp/want"
+if cmp -s "$tmp/out" "$tmp/want"; then ok 0 "perfstat2csv.sh rows (task clock lower, event counts none)"; else ok 1 "perfstat2csv.sh rows"; diff "$tmp/want" "$tmp/out" | sed 's/^/# /'; fi
+printf '5,,cycles:u,1,100.00,,\n7,,instructions,1,100.00,,\n' >"$tmp/perf.hw"
+check "perfstat2csv.sh with cycles and instructions" 0 "$p2c" --workload a --variant b \
+	--point none --clock wall "$tmp/perf.hw"
+if [ "$(cut -d, -f4,6 "$tmp/out" | tr '\n' ' ')" = "cycles_u,lower instructions,lower " ]; then
+	ok 0 "... both are costs (lower)"
+else
+	ok 1 "... both are costs (lower)"
+	sed 's/^/# /' "$tmp/out"
+fi
 printf '<not supported>,,cycles,0,100.00,,\n' >"$tmp/perf.bad"
 check "perfstat2csv.sh fails on an event perf could not count" 1 "$p2c" --workload a \
 	--variant b --point none --clock wall "$tmp/perf.bad"
 
-# 21-22: one more C file is all a new bench needs (built here in $tmp)
+# one more C file is all a new bench needs (built here in $tmp)
 cat >"$tmp/zz_demo.c" <<'EOC'
 // SPDX-License-Identifier: GPL-2.0
 #include "kbbench.h"
