@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,23 @@ static int parse_num(const char *s, double *v)
 	return !*s || *end || !isfinite(*v) ? -1 : 0;
 }
 
+/* A decimal unsigned integer, whole string: "12x", "", "-1" are errors. */
+static int parse_u64(const char *opt, const char *v, uint64_t *out)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (!*v || *end || errno || !isdigit((unsigned char)*v)) {
+		fprintf(stderr, "kbstat: %s: '%s' is not a non-negative decimal integer\n",
+			opt, v);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	int i;
@@ -97,13 +115,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--format")) {
 			o->format = v;
 		} else if (!strcmp(a, "--seed")) {
-			o->seed = strtoull(v, NULL, 0);
+			if (parse_u64(a, v, &o->seed))
+				return -1;
 		} else if (!strcmp(a, "--reps")) {
-			o->reps = strtoul(v, NULL, 0);
-			if (o->reps < 100) {
-				fprintf(stderr, "kbstat: --reps must be >= 100\n");
+			uint64_t r;
+
+			if (parse_u64(a, v, &r))
+				return -1;
+			if (r < 100 || r > 10000000) {
+				fprintf(stderr, "kbstat: --reps: %s is outside 100..10000000\n", v);
 				return -1;
 			}
+			o->reps = (size_t)r;
 		} else {
 			fprintf(stderr, "kbstat: unknown option '%s'\n", a);
 			return -1;
@@ -1044,9 +1067,14 @@ static int cmd_calc(int argc, char **argv)
 	what = argv[0];
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--seed") && a + 1 < argc) {
-			o.seed = strtoull(argv[++a], NULL, 0);
+			if (parse_u64("--seed", argv[++a], &o.seed))
+				return 2;
 		} else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
-			o.reps = strtoul(argv[++a], NULL, 0);
+			uint64_t r;
+
+			if (parse_u64("--reps", argv[++a], &r) || r < 1)
+				return 2;
+			o.reps = (size_t)r;
 		} else if (!strcmp(argv[a], "--") || !strcmp(argv[a], "/")) {
 			v[n++] = NAN;	/* group separator */
 			split++;

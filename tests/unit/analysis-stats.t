@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/fixtures/analysis/lib.sh"
 build_kbstat
 
-echo "1..17"
+echo "1..19"
 
 is "median, odd n: {3,1,2} = 2" "$("$kbstat" calc median 3 1 2)" 2
 is "median, even n: {4,1,3,2} = 2.5" "$("$kbstat" calc median 4 1 3 2)" 2.5
@@ -62,6 +62,17 @@ is "pooled median of the three boots is 4" "$(field median "$a")" 4
 # boots {1..5},{2..6},{3..7}: each IQR/median = 2/3, 2/4, 2/5 -> median 0.5
 is "within-boot spread = median of IQR/median = 0.5" \
 	"$(field within "$a")" 0.5
+
+# Numeric options take whole decimal numbers; anything else is named.
+# shellcheck disable=SC2317 # called through check
+refuses() {
+	! "$kbstat" "$@" >/dev/null 2>"$tmp/opt.err" && grep -q "$1: '.*' is not a non-negative decimal integer" "$tmp/opt.err"
+}
+check "--seed abc is an error naming --seed (not seed 0)" \
+	bash -c "! '$kbstat' calc bootci --seed abc 1 2 3 2>&1 >/dev/null | grep -q . && exit 1;
+		'$kbstat' calc bootci --seed abc 1 2 3 2>&1 >/dev/null | grep -q \"\-\-seed: 'abc' is not\""
+check "--reps 12x on compare is an error naming --reps" \
+	bash -c "! '$kbstat' compare '$tmp' --base a --new b --reps 12x 2>'$tmp/r.err' && grep -q \"\-\-reps: '12x' is not\" '$tmp/r.err'"
 
 # Above BOOT_BIG samples the bootstrap draws only the order statistics
 # (binomial halving); it must agree with drawing every sample. Three
