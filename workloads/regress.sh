@@ -20,19 +20,28 @@ top=$(cd "$here/.." && pwd)
 [ -n "${NEW:-}" ] || kb_die "make regression-check needs NEW=<series file | patch dir | mbox> (the new revision)"
 abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }
 
-# The patches' content, to recognise a revision already built.
+# The patches' content, to recognise a revision already built. Checked
+# here, once, naming the setting: a bad NEW= or OLD= must not hash as
+# the empty string and go on to the kernel build.
 series_sum() {
-	local tmp
+	local what=$1 spec tmp list
+	spec=$(abspath "$2")
 	tmp=$(mktemp -d)
-	"$top/kernel/scripts/series.sh" "$(abspath "$1")" "$tmp" | while IFS= read -r p; do
+	list=$tmp/list
+	if ! "$top/kernel/scripts/series.sh" "$spec" "$tmp" >"$list" 2>"$tmp/err"; then
+		kb_die "$what=$2: $(tail -n 1 "$tmp/err" | sed 's/^kbench: error: SERIES=[^:]*: //')"
+	fi
+	[ -s "$list" ] || kb_die "$what=$2: holds no patches"
+	while IFS= read -r p; do
 		kb_sha256_file "$p"
-	done | sha256sum | cut -d' ' -f1
+	done <"$list" | sha256sum | cut -d' ' -f1 >"$tmp/sum"
+	cat "$tmp/sum"
 	rm -rf "$tmp"
 }
 
-new_sum=$(series_sum "$NEW")
-old_sum=$(series_sum "$OLD")
-patched_sum=$(series_sum "$SERIES")
+new_sum=$(series_sum NEW "$NEW") || exit 1
+old_sum=$(series_sum OLD "$OLD") || exit 1
+patched_sum=$(series_sum SERIES "$SERIES") || exit 1
 
 if [ "$old_sum" = "$patched_sum" ]; then
 	old_label=patched
