@@ -51,6 +51,13 @@ wls=()
 if [ -n "$WORKLOADS" ]; then
 	IFS=, read -r -a want <<<"$WORKLOADS"
 	for w in "${want[@]}"; do
+		# a name in workloads/, or the path of a .wl file of your own
+		case "$w" in
+		*/* | *.wl)
+			[ -f "$w" ] || kb_die "WORKLOADS: no workload file '$w'"
+			wls+=("$(cd "$(dirname "$w")" && pwd)/$(basename "$w")")
+			continue ;;
+		esac
 		[ -f "$here/$w.wl" ] || kb_die "WORKLOADS: no workload '$w' (no $here/$w.wl; have: $(cd "$here" && printf '%s ' *.wl))"
 		wls+=("$here/$w.wl")
 	done
@@ -61,6 +68,37 @@ fi
 
 mkdir -p "$run/raw" "$run/boots" "$run/payload"
 make -s -C "$top" bench-tools >/dev/null || kb_die "building the bench programs failed (make bench-tools)"
+
+# A point of the plan, checked on the host by the bench's own parser
+# (kbbench check) with the arguments the guest will give it: a typo
+# fails here, naming the workload file and line, before any boot.
+check_point() {
+	local bench=$1 variant=$2 point=$3 msg line kv k
+	local -a args=() extra=() kvs=()
+	read -r -a args <<<"${WL[args]}"
+	IFS=';' read -r -a kvs <<<"$point"
+	for kv in "${kvs[@]}"; do
+		k=${kv%%=*}
+		[ "$k" = vcpus ] || extra+=("--$k" "${kv#*=}")
+	done
+	msg=$("$top/build/bench/kbbench" check "$bench" --workload "${WL[name]}" \
+		--variant "$variant" --point "$point" --reps "${WL[reps]}" \
+		--warmup "${WL[warmup]}" --clock "${WL[clock]}" "${args[@]}" "${extra[@]}" 2>&1) && return 0
+	msg=${msg#kbbench: }
+	# the line to blame: the key whose value the bench refused
+	line=${WL_LINE[args]:-${WL_LINE[bench]}}
+	case "$msg" in
+	"no benchmark"*) line=${WL_LINE[bench]} ;;
+	*--reps*) line=${WL_LINE[reps]:-$line} ;;
+	*--warmup*) line=${WL_LINE[warmup]:-$line} ;;
+	*--clock*) line=${WL_LINE[clock]:-$line} ;;
+	esac
+	for kv in "${kvs[@]}"; do
+		k=${kv%%=*}
+		case "$msg" in *"--$k"[!a-z_]* | *"--$k") line=${WL_LINE[matrix.$k]:-$line} ;; esac
+	done
+	kb_die "$WL_FILE:$line: $msg (at point $point, variant $variant; checked on the host with kbbench check before any boot)"
+}
 
 # The plan: for each vCPU count, the plan.tsv lines of every workload.
 declare -A plan_lines=() group_mem=() group_timeout=() group_clock=() group_queues=()
@@ -75,6 +113,7 @@ for f in "${wls[@]}"; do
 			while IFS= read -r pt; do
 				point="vcpus=$v"
 				[ "$pt" = none ] || point="$point;$pt"
+				check_point "${WL[bench]}" "$variant" "$point"
 				plan_lines[$v]+="${WL[name]}	${WL[bench]}	$variant	$point	${WL[reps]}	${WL[warmup]}	${WL[clock]}	${WL[args]}
 "
 			done < <(wl_points)

@@ -6,6 +6,9 @@
 # shellcheck shell=bash
 
 declare -gA WL
+# WL_LINE[key]: the line of WL_FILE that set WL[key] (for errors).
+declare -gA WL_LINE
+WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
 WL_KEYS="name description bench args variants reps warmup mem clock timeout irq_queues"
@@ -24,6 +27,9 @@ wl_known_key() {
 wl_load() {
 	local file=$1 lineno=0 line key val
 	WL=()
+	WL_LINE=()
+	# shellcheck disable=SC2034 # read by run.sh for its errors
+	WL_FILE=$file
 	local -A quick=()
 	[ -f "$file" ] || kb_die "workload file $file not found"
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -42,11 +48,13 @@ wl_load() {
 			wl_known_key "${key#quick.}" ||
 				kb_die "$file:$lineno: unknown key '$key' (known: $WL_KEYS, matrix.<param>, quick.<key>)"
 			quick[${key#quick.}]=$val
+			[ "${QUICK:-0}" != 1 ] || WL_LINE[${key#quick.}]=$lineno
 			continue
 		fi
 		wl_known_key "$key" ||
 			kb_die "$file:$lineno: unknown key '$key' (known: $WL_KEYS, matrix.<param>, quick.<key>)"
 		WL[$key]=$val
+		[ -n "${WL_LINE[$key]:-}" ] || WL_LINE[$key]=$lineno
 	done <"$file"
 	if [ "${QUICK:-0}" = 1 ]; then
 		for key in "${!quick[@]}"; do

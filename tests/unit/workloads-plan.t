@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The plan is checked on the host: a bad bench, argument or matrix value
+# in a workload file stops run.sh with the file and line, before a boot.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+echo "1..5"
+
+make -s -C "$top" bench-tools >/dev/null 2>"$tmp/make.err" || {
+	echo "Bail out! make bench-tools failed: $(tail -n 1 "$tmp/make.err")"
+	exit 1
+}
+# A kernel label that exists but is never booted: the plan fails first.
+mkdir -p "$tmp/cache/labels/fake"
+: >"$tmp/cache/labels/fake/bzImage"
+
+# plan NAME WANT LINES...: a workload file of LINES makes run.sh exit 1
+# with an error matching WANT, and no boot directory is created.
+plan() {
+	local desc=$1 want=$2 rc=0
+	shift 2
+	printf '%s\n' "$@" >"$tmp/t.wl"
+	rm -rf "$tmp/run"
+	env KBENCH_CACHE="$tmp/cache" WORKLOADS="$tmp/t.wl" BOOTS=1 \
+		"$top/workloads/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" != 0 ] && grep -q "$want" "$tmp/out" &&
+		[ -z "$(find "$tmp/run/boots" -mindepth 1 2>/dev/null)" ]; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc (exit $rc)"
+		diag "$(cat "$tmp/out")"
+	fi
+}
+base=("name = t" "bench = procirq_read" "reps = 3" "warmup = 1")
+plan "bad args value: file:line of args, before any boot" \
+	"t.wl:5: procirq_read: --loops: '12x' is not a non-negative integer" \
+	"${base[@]}" "args = --loops 12x"
+plan "bad matrix value: file:line of the matrix key" \
+	"t.wl:6: procirq_read: --loops: 'lots' is not a non-negative integer" \
+	"${base[@]}" "args = --perf" "matrix.loops = 10 lots"
+plan "unknown bench: file:line of bench" \
+	"t.wl:2: no benchmark 'procirq_raed'" \
+	"name = t" "bench = procirq_raed" "reps = 3"
+plan "unknown option: file:line of args" \
+	"t.wl:5: procirq_read: unknown option --lops" \
+	"${base[@]}" "args = --lops 5"
+rm -rf "$tmp/run"
+rc=0
+printf '%s\n' "${base[@]}" "args = --loops 5" >"$tmp/t.wl"
+env KBENCH_CACHE="$tmp/cache" WORKLOADS="$tmp/t.wl" BOOTS=1 ACCEL=tcg \
+	timeout 20 "$top/workloads/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/out" 2>&1 || rc=$?
+if grep -q "boot 1/1" "$tmp/out"; then r=0; else r=1; fi
+ok "$r" "a valid plan passes the check and goes on to boot (exit $rc)"
+[ "$r" = 0 ] || diag "$(cat "$tmp/out")"
+exit "$fail"
