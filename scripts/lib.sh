@@ -57,8 +57,12 @@ kb_atomic_write() {
 	mv -f "$_tmp" "$_dst"
 }
 
-# Escape a string for inclusion inside a JSON string literal.
+# Escape a string for inclusion inside a JSON string literal (the caller
+# writes the quotes): RFC 8259, so \" \\ \b \f \n \r \t and \u00XX for the
+# other control characters; UTF-8 is kept as it is (a byte that is not
+# UTF-8 becomes U+FFFD, since JSON text is UTF-8). jq does the escaping.
 kb_json_str() {
-	printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
-		tr -d '\n\r'
+	_j=$(printf '%s' "$1" | jq -Rsj 'tojson | .[1:-1]') ||
+		kb_die "kb_json_str: jq failed (make deps installs jq)"
+	printf '%s' "$_j"
 }

@@ -95,7 +95,7 @@ if [ ! -d "$wt" ]; then
 	git -C "$repo" worktree add -q --detach "$wt" kbench-base
 fi
 
-head=$("$here/apply.sh" "$wt" kbench-base "$list" "$log")
+"$here/apply.sh" "$wt" kbench-base "$list" "$log" >/dev/null
 
 # Configure: defconfig + kvm_guest.config + our fragment.
 out=$wt/_build
@@ -177,36 +177,9 @@ cp "$out/.config" "$tmp/config"
 cp "$list" "$tmp/series.list"
 "$here/key.sh" -v "$label" "$list" >"$tmp/key-inputs.txt"
 
-{
-	printf '{\n'
-	printf '  "label": "%s",\n' "$label"
-	printf '  "key": "%s",\n' "$key"
-	printf '  "base_version": "%s",\n' "$(kb_json_str "$KERNEL_SRC_PKG $srcver")"
-	printf '  "kernel_version": "%s",\n' "$version"
-	printf '  "release": "%s",\n' "$release"
-	printf '  "commit": "%s",\n' "$head"
-	printf '  "base_commit": "%s",\n' "$(git -C "$repo" rev-parse kbench-base)"
-	printf '  "config_sha256": "%s",\n' "$(kb_sha256_file "$out/.config")"
-	printf '  "fragment_sha256": "%s",\n' "$(kb_sha256_file "$KCONFIG_FRAGMENT")"
-	printf '  "compiler": "%s",\n' "$(kb_json_str "$("$KCC" --version | head -n 1)")"
-	printf '  "pahole": "%s",\n' "$(kb_json_str "$(pahole --version 2>/dev/null || echo none)")"
-	printf '  "build_seconds": %d,\n' $((t1 - t0))
-	printf '  "built_at": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	printf '  "patches": ['
-	sep=
-	while IFS= read -r p; do
-		[ -n "$p" ] || continue
-		# Unfold the (possibly multi-line) Subject header.
-		subj=$(awk '/^Subject:/ { s = $0; f = 1; next }
-			f && /^[ \t]/ { s = s $0; next }
-			f { exit } END { print s }' "$p" |
-			sed -e 's/^Subject: *//' -e 's/^\[[^]]*\] *//' -e 's/[[:space:]]\{1,\}/ /g')
-		printf '%s\n    {"file": "%s", "subject": "%s", "sha256": "%s"}' "$sep" \
-			"$(kb_json_str "$(basename "$p")")" "$(kb_json_str "$subj")" "$(kb_sha256_file "$p")"
-		sep=,
-	done <"$list"
-	printf '\n  ]\n}\n'
-} >"$tmp/build-info.json"
+"$here/build-info.sh" "$label" "$key" "$KERNEL_SRC_PKG $srcver" "$version" "$release" \
+	"$wt" "$out/.config" "$KCONFIG_FRAGMENT" "$list" $((t1 - t0)) >"$tmp/build-info.json" ||
+	kb_die "writing build-info.json for $label failed"
 
 rm -rf "$kdir"
 mv "$tmp" "$kdir"

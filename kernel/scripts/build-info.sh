@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Print a built kernel's build-info.json on stdout: what was built, from
+# what and with what.
+#
+#   build-info.sh LABEL KEY SOURCE VERSION RELEASE TREE CONFIG FRAGMENT LIST SECONDS
+#
+# SOURCE is "<package> <version>"; VERSION and RELEASE are make
+# kernelversion and kernelrelease; TREE is the kernel's git worktree, at
+# the built commit, with the tag kbench-base at the base; CONFIG is the
+# .config it was built with; LIST names the applied patch files in order
+# (one commit each on top of kbench-base); SECONDS is the build time. The
+# compiler is $KCC (default gcc).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
+
+[ $# -eq 10 ] ||
+	kb_die "usage: build-info.sh LABEL KEY SOURCE VERSION RELEASE TREE CONFIG FRAGMENT LIST SECONDS"
+label=$1
+key=$2
+source=$3
+version=$4
+release=$5
+tree=$6
+config=$7
+fragment=$8
+list=$9
+seconds=${10}
+: "${KCC:=gcc}"
+
+head=$(git -C "$tree" rev-parse HEAD)
+base=$(git -C "$tree" rev-parse kbench-base)
+# One commit per patch, in list order: the subjects as git am read them
+# (unfolded, [PATCH] prefix dropped, RFC 2047 decoded).
+mapfile -t subjects < <(git -C "$tree" log --reverse --format=%s kbench-base..HEAD)
+npatches=$(grep -c . "$list" || true)
+[ "${#subjects[@]}" -eq "$npatches" ] ||
+	kb_die "$tree: ${#subjects[@]} commits on kbench-base, but $list names $npatches patches"
+
+printf '{\n'
+printf '  "label": "%s",\n' "$(kb_json_str "$label")"
+printf '  "key": "%s",\n' "$(kb_json_str "$key")"
+printf '  "base_version": "%s",\n' "$(kb_json_str "$source")"
+printf '  "kernel_version": "%s",\n' "$(kb_json_str "$version")"
+printf '  "release": "%s",\n' "$(kb_json_str "$release")"
+printf '  "commit": "%s",\n' "$head"
+printf '  "base_commit": "%s",\n' "$base"
+printf '  "config_sha256": "%s",\n' "$(kb_sha256_file "$config")"
+printf '  "fragment_sha256": "%s",\n' "$(kb_sha256_file "$fragment")"
+printf '  "compiler": "%s",\n' "$(kb_json_str "$("$KCC" --version | head -n 1)")"
+printf '  "pahole": "%s",\n' "$(kb_json_str "$(pahole --version 2>/dev/null || echo none)")"
+printf '  "build_seconds": %d,\n' "$seconds"
+printf '  "built_at": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+printf '  "patches": ['
+sep=
+i=0
+while IFS= read -r p; do
+	[ -n "$p" ] || continue
+	printf '%s\n    {"file": "%s", "subject": "%s", "sha256": "%s"}' "$sep" \
+		"$(kb_json_str "$(basename "$p")")" "$(kb_json_str "${subjects[$i]}")" \
+		"$(kb_sha256_file "$p")"
+	sep=,
+	i=$((i + 1))
+done <"$list"
+printf '\n  ]\n}\n'
