@@ -8,6 +8,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
+# shellcheck source=kernel/scripts/build-cmds.sh
+. "$(dirname "$0")/build-cmds.sh"
 
 [ $# -eq 4 ] || kb_die "usage: apply.sh WORKTREE BASE LISTFILE LOG"
 wt=$1
@@ -19,9 +21,7 @@ g() {
 	git -C "$wt" "$@"
 }
 
-# Fixed identity and dates: the same series gives the same commits.
-export GIT_COMMITTER_NAME=kbench GIT_COMMITTER_EMAIL=kbench@localhost
-export GIT_COMMITTER_DATE="1970-01-01T00:00:00Z"
+kbc_git_identity
 
 reset_to_base() {
 	g am --abort >/dev/null 2>&1 || true
@@ -38,7 +38,7 @@ while IFS= read -r p; do
 	[ -n "$p" ] || continue
 	n=$((n + 1))
 	kb_say "apply $n/$total: $(basename "$p")"
-	out=$(g am --keep-cr "$p" 2>&1) && {
+	out=$(kbc_am "$wt" "$p" 2>&1) && {
 		printf '%s\n' "$out" >>"$log"
 		continue
 	}

@@ -15,6 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
+# shellcheck source=kernel/scripts/build-cmds.sh
+. "$here/build-cmds.sh"
 
 [ $# -eq 2 ] || kb_die "usage: build.sh LABEL SPEC"
 label=$1
@@ -66,9 +68,7 @@ srcver=$(dpkg-query -W -f='${Version}' "$KERNEL_SRC_PKG" 2>/dev/null) ||
 
 linux=$KBENCH_CACHE/linux/$srcver
 repo=$linux/git
-export GIT_AUTHOR_NAME=kbench GIT_AUTHOR_EMAIL=kbench@localhost
-export GIT_COMMITTER_NAME=kbench GIT_COMMITTER_EMAIL=kbench@localhost
-export GIT_AUTHOR_DATE="1970-01-01T00:00:00Z" GIT_COMMITTER_DATE="1970-01-01T00:00:00Z"
+kbc_git_identity
 
 # The base commit: the tarball exactly as Debian ships it.
 if ! git -C "$repo" rev-parse -q --verify kbench-base >/dev/null 2>&1; then
@@ -101,30 +101,13 @@ fi
 out=$wt/_build
 mkdir -p "$out"
 kb_say "configure $label"
-# -fno-var-tracking: BTF needs DWARF types, not variable locations, and
-# location tracking is about 15 % of the compile time. The machine code is
-# the same with and without it (objdump -d compared on kernel/fork.o and
-# net/ipv4/tcp.o).
-kmake_args=(-C "$wt" O="$out" -j"$JOBS"
-	CC="ccache $KCC" HOSTCC="ccache gcc"
-	KCFLAGS="-fno-var-tracking"
-	LOCALVERSION="-kb-$label"
-	KBUILD_BUILD_TIMESTAMP="1970-01-01"
-	KBUILD_BUILD_USER=kbench KBUILD_BUILD_HOST=kbench)
-kmake() {
-	make "${kmake_args[@]}" "$@"
-}
-export CCACHE_DIR=$KBENCH_CACHE/ccache
-export CCACHE_BASEDIR=$wt CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=10G
-# Depend mode hashes the headers listed by the compiler's own -MMD output
-# instead of running the preprocessor a second time on every miss: a cold
-# cache costs about 4 % over no ccache instead of about 13 %.
-export CCACHE_DEPEND=1
-kmake -s x86_64_defconfig >>"$log" 2>&1 || kb_die "defconfig failed for $label, see $log"
-(cd "$wt" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
-	kernel/configs/kvm_guest.config "$KCONFIG_FRAGMENT") >>"$log" 2>&1 ||
+# The make command line, the config steps and the build command live in
+# build-cmds.sh, whose text is part of the key.
+kbc_setup "$wt" "$out" "$label"
+kbc_defconfig >>"$log" 2>&1 || kb_die "defconfig failed for $label, see $log"
+kbc_merge_fragment "$KCONFIG_FRAGMENT" >>"$log" 2>&1 ||
 	kb_die "merge_config.sh failed for $label, see $log"
-kmake -s olddefconfig >>"$log" 2>&1 || kb_die "olddefconfig failed for $label, see $log"
+kbc_olddefconfig >>"$log" 2>&1 || kb_die "olddefconfig failed for $label, see $log"
 
 # Every option the fragment sets must survive olddefconfig.
 lineno=0
@@ -146,10 +129,10 @@ done <"$KCONFIG_FRAGMENT"
 kb_say "build $label (make -j$JOBS bzImage)"
 t0=$(date +%s)
 if [ "${V:-0}" = 1 ]; then
-	kmake bzImage 2>&1 | tee -a "$log" || kb_die "build of $label failed, see $log"
+	"${kbc_build_cmd[@]}" 2>&1 | tee -a "$log" || kb_die "build of $label failed, see $log"
 else
 	# Own process group, so that an interrupted build stops all of make.
-	setsid make "${kmake_args[@]}" bzImage >>"$log" 2>&1 &
+	setsid "${kbc_build_cmd[@]}" >>"$log" 2>&1 &
 	pid=$!
 	trap 'kill -TERM -- -"$pid" 2>/dev/null; kb_die "build of $label interrupted; log: $log"' INT TERM
 	while kill -0 "$pid" 2>/dev/null; do
@@ -166,12 +149,12 @@ else
 fi
 t1=$(date +%s)
 
-release=$(kmake -s kernelrelease 2>/dev/null | tail -n 1)
-version=$(kmake -s kernelversion 2>/dev/null | tail -n 1)
+release=$(kbc_make -s kernelrelease 2>/dev/null | tail -n 1)
+version=$(kbc_make -s kernelversion 2>/dev/null | tail -n 1)
 tmp=$kdir.tmp.$$
 rm -rf "$tmp"
 mkdir -p "$tmp"
-cp "$out/arch/x86/boot/bzImage" "$tmp/bzImage"
+cp "$out/$kbc_image" "$tmp/bzImage"
 cp "$out/vmlinux" "$tmp/vmlinux"
 cp "$out/.config" "$tmp/config"
 cp "$list" "$tmp/series.list"

@@ -8,7 +8,10 @@
 #
 # Inputs: label (it sets the release string), source package version,
 # Kconfig fragment, every patch's bytes in order, compiler and pahole
-# versions, and the build scripts themselves.
+# versions, and the commands and flags that apply, configure and build:
+# the text of build-cmds.sh without its comment and blank lines. The rest
+# of the scripts (progress, checks, error messages) is not an input, so
+# rewording a message rebuilds nothing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -30,6 +33,8 @@ list=$2
 srcver=${KB_SRCVER:-$(dpkg-query -W -f='${Version}' "$KERNEL_SRC_PKG" 2>/dev/null)} ||
 	kb_die "source package $KERNEL_SRC_PKG is not installed (make deps installs it)"
 [ -f "$KCONFIG_FRAGMENT" ] || kb_die "Kconfig fragment $KCONFIG_FRAGMENT not found"
+cmds=$here/build-cmds.sh
+[ -f "$cmds" ] || kb_die "$cmds not found"
 ccver=${KB_CCVER:-$("$KCC" --version | head -n 1)}
 pahole=${KB_PAHOLEVER:-$(pahole --version 2>/dev/null || echo none)}
 
@@ -39,9 +44,7 @@ inputs() {
 	printf 'fragment %s\n' "$(kb_sha256_file "$KCONFIG_FRAGMENT")"
 	printf 'compiler %s\n' "$ccver"
 	printf 'pahole %s\n' "$pahole"
-	for s in "$here"/*.sh "$here/../../scripts/lib.sh"; do
-		printf 'script %s %s\n' "$(basename "$s")" "$(kb_sha256_file "$s")"
-	done
+	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' -e 's/^/build-cmds | /' "$cmds"
 	while IFS= read -r p; do
 		[ -n "$p" ] || continue
 		printf 'patch %s\n' "$(kb_sha256_file "$p")"

@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel cache key covers what changes the built kernel and nothing
+# else. On a scratch copy of kernel/scripts, scripts/lib.sh and
+# kernel/config: rewording a progress, detail or error message (or a
+# comment) leaves the key as it is; a build flag, a config step, the
+# fragment, a patch, the patch order, the label, the source, compiler or
+# pahole version changes it. No package is queried (KB_* overrides).
+# shellcheck disable=SC2016 # the sed expressions name $ literally
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fx=$top/tests/fixtures/kernel
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+
+echo "1..22"
+
+# The copy keeps the repository's layout, which key.sh relies on.
+k=$tmp/k
+mkdir -p "$k/kernel" "$k/scripts"
+cp -r "$top/kernel/scripts" "$top/kernel/config" "$k/kernel/"
+cp "$top/scripts/lib.sh" "$k/scripts/"
+cp -r "$k" "$tmp/pristine"
+ks=$k/kernel/scripts
+mkdir -p "$tmp/p"
+cp "$fx/patches/demo/"*.patch "$tmp/p/"
+ls "$tmp"/p/*.patch >"$tmp/list"
+[ "$(wc -l <"$tmp/list")" = 2 ] || { echo "Bail out! the demo fixture patches are missing"; exit 1; }
+
+export KB_SRCVER=6.12.118-1 KB_CCVER="gcc (Debian 12.2.0-14) 12.2.0" KB_PAHOLEVER=v1.24
+unset KCONFIG_FRAGMENT KERNEL_SRC_PKG KCC V
+
+key() {
+	"$ks/key.sh" patched "$tmp/list"
+}
+
+k0=$(key) || { echo "Bail out! key.sh failed on the scratch copy"; exit 1; }
+
+# 1-2: sanity
+t "the key is a sha256" bash -c "[[ '$k0' =~ ^[0-9a-f]{64}$ ]]"
+t "the key is stable" test "$(key)" = "$k0"
+
+# edit FILE SED-EXPR: change FILE in the copy; fails if nothing changed.
+edit() {
+	cp "$1" "$tmp/before"
+	sed -i -e "$2" "$1"
+	! cmp -s "$tmp/before" "$1"
+}
+
+# restore: back to the pristine copy (and the pristine patches).
+restore() {
+	rm -rf "$k"
+	cp -r "$tmp/pristine" "$k"
+	cp "$fx/patches/demo/"*.patch "$tmp/p/"
+	ls "$tmp"/p/*.patch >"$tmp/list"
+}
+
+# same DESC FILE SED-EXPR: the edit changes FILE and leaves the key alone.
+same() {
+	restore
+	if ! edit "$2" "$3"; then
+		ok 1 "$1 (the edit did not apply: $3)"
+	elif [ "$(key)" = "$k0" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		diag "$(diff <("$tmp/pristine/kernel/scripts/key.sh" -v patched "$tmp/list") \
+			<("$ks/key.sh" -v patched "$tmp/list") || true)"
+	fi
+}
+
+# differs DESC FILE SED-EXPR: the edit changes FILE and the key.
+differs() {
+	restore
+	if ! edit "$2" "$3"; then
+		ok 1 "$1 (the edit did not apply: $3)"
+	elif [ "$(key)" != "$k0" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+	fi
+}
+
+# 3-8: wording is not an input
+same "rewording a kb_say progress message (build.sh) keeps the key" \
+	"$ks/build.sh" 's/kb_say "configure \$label"/kb_say "configuring kernel \$label now"/'
+same "rewording a kb_say message (apply.sh) keeps the key" \
+	"$ks/apply.sh" 's/kb_say "apply \$n\/\$total: /kb_say "applying patch \$n of \$total: /'
+same "rewording a kb_verbose message (series.sh) keeps the key" \
+	"$ks/series.sh" 's/kb_verbose "skipping message without a diff: /kb_verbose "no diff, skipped: /'
+same "rewording a kb_die message (build.sh) keeps the key" \
+	"$ks/build.sh" 's/kb_die "olddefconfig failed for \$label, see \$log"/kb_die "make olddefconfig failed ($label); read $log"/'
+same "changing how lib.sh prints progress keeps the key" \
+	"$k/scripts/lib.sh" "s/printf 'kbench: \\[%s\\] %s\\\\n'/printf 'kbench %s: %s\\\\n'/"
+same "rewording a comment in build-cmds.sh keeps the key" \
+	"$ks/build-cmds.sh" 's/^# Fixed identity and dates: .*/# Same identity, same dates, same commits./'
+
+# 9-14: the commands and flags are
+differs "a changed KCFLAGS changes the key" \
+	"$ks/build-cmds.sh" 's/KCFLAGS="-fno-var-tracking"/KCFLAGS="-fno-var-tracking -fno-ipa-icf"/'
+differs "a changed make variable (KBUILD_BUILD_TIMESTAMP) changes the key" \
+	"$ks/build-cmds.sh" 's/KBUILD_BUILD_TIMESTAMP="1970-01-01"/KBUILD_BUILD_TIMESTAMP="2000-01-01"/'
+differs "a changed config step changes the key" \
+	"$ks/build-cmds.sh" 's/kernel\/configs\/kvm_guest.config/kernel\/configs\/xen.config/'
+differs "a changed build target changes the key" \
+	"$ks/build-cmds.sh" 's/"\${kmake_args\[@\]}" bzImage)/"${kmake_args[@]}" bzImage modules)/'
+differs "a changed git am option changes the key" \
+	"$ks/build-cmds.sh" 's/am --keep-cr/am --keep-cr --3way/'
+differs "a changed Kconfig fragment changes the key" \
+	"$k/kernel/config/bench.config" '$a CONFIG_HZ_1000=y'
+
+# 15-19: patches, label, versions
+restore
+printf ' ' >>"$tmp/p/0002-demo-add-d.patch"
+t "one changed patch byte changes the key" test "$(key)" != "$k0"
+restore
+tac "$tmp/list" >"$tmp/list.rev"
+t "the patch order changes the key" \
+	test "$("$ks/key.sh" patched "$tmp/list.rev")" != "$k0"
+t "the label changes the key" test "$("$ks/key.sh" new "$tmp/list")" != "$k0"
+t "the source package version changes the key" \
+	test "$(KB_SRCVER=6.12.119-1 "$ks/key.sh" patched "$tmp/list")" != "$k0"
+ck=$(KB_CCVER="gcc (Debian 13.1.0-1) 13.1.0" "$ks/key.sh" patched "$tmp/list")
+pk=$(KB_PAHOLEVER=v1.25 "$ks/key.sh" patched "$tmp/list")
+t "the compiler and the pahole versions change the key" \
+	bash -c "[ '$ck' != '$k0' ] && [ '$pk' != '$k0' ] && [ '$ck' != '$pk' ]"
+
+# 20-21: key.sh -v prints the inputs it hashes
+restore
+"$ks/key.sh" -v patched "$tmp/list" >"$tmp/inputs"
+t "key.sh -v lists label, source, fragment, compiler, pahole, build commands, patches" \
+	bash -c "grep -qx 'label patched' '$tmp/inputs' &&
+		grep -qx 'source linux-source-6.12 $KB_SRCVER' '$tmp/inputs' &&
+		grep -q '^fragment [0-9a-f]\{64\}$' '$tmp/inputs' &&
+		grep -qx 'compiler $KB_CCVER' '$tmp/inputs' &&
+		grep -qx 'pahole $KB_PAHOLEVER' '$tmp/inputs' &&
+		grep -q '^build-cmds | .*KCFLAGS=' '$tmp/inputs' &&
+		[ \$(grep -c '^patch [0-9a-f]\{64\}$' '$tmp/inputs') = 2 ]"
+t "the key is the sha256 of what key.sh -v prints" \
+	test "$(sha256sum <"$tmp/inputs" | cut -d' ' -f1)" = "$k0"
+
+# 22: the build's commands live only in build-cmds.sh, so that they are
+# hashed: build.sh and apply.sh (messages and comments aside) run no make,
+# config step or git am of their own.
+stray=$(for f in "$top/kernel/scripts/build.sh" "$top/kernel/scripts/apply.sh"; do
+	sed -e '/^[[:space:]]*#/d' "$f" | grep -v 'kb_say\|kb_verbose\|kb_die\|am --abort' |
+		grep -E '(^|[^[:alnum:]_-])(make|KCFLAGS|merge_config|[a-z0-9_]*defconfig|am|CCACHE_[A-Z]+|LOCALVERSION|KBUILD_[A-Z_]+)([^[:alnum:]_-]|$)' |
+		sed "s|^|$(basename "$f"): |"
+done || true)
+if [ -z "$stray" ]; then
+	ok 0 "build.sh and apply.sh take their build commands from build-cmds.sh"
+else
+	ok 1 "build.sh and apply.sh take their build commands from build-cmds.sh"
+	diag "$stray"
+fi
+
+exit "$fail"
