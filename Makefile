@@ -54,8 +54,8 @@ kernel-baseline: deps check-conf
 kernel-patched: deps check-conf | kernel-baseline
 	@kernel/scripts/build.sh patched "$(SERIES)"
 
-# Area makefiles (image, bench, analysis, workloads) add their targets.
-include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk workloads/*.mk analysis/*.mk tests/*.mk))
+# Area makefiles (kernel, images, bench, orchestrate, analysis) add their targets.
+include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk analysis/*.mk))
 
 test: test-unit test-vm
 

@@ -4,7 +4,7 @@
 # so that a report can inline several of them in one page):
 #   analysis/flamegraph.pl [--title T] [--subtitle S] [--width PX] [--minwidth PX] FOLDED >OUT.svg
 # FOLDED has one "root;caller;...;leaf COUNT" line per stack (the output of
-# workloads/guest-profile.sh --fold). Each frame is a rectangle whose width
+# guest/profile.sh --fold). Each frame is a rectangle whose width
 # is proportional to its sample count, stacked by call depth from the
 # bottom up, siblings in name order, with the name as text and a <title>
 # tooltip (name, samples, percent). Frames ending in "_[k]" are kernel

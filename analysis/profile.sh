@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The profile part of a run's report (PROFILE=1):
 #   analysis/profile.sh RUN [BASE NEW]      (defaults: baseline patched)
-# Input, per kernel label and profile tag (as workloads/guest-profile.sh
+# Input, per kernel label and profile tag (as guest/profile.sh
 # wrote it in the guest): RUN/profile/<label>/<TAG>/{top.txt,folded.txt,
 # meta.txt}, or error.txt when profiling failed there.
 # Output in RUN, each through a temp file in RUN and a rename:

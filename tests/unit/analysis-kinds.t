@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Informational metrics (better=none): shown side by side, never a
 # verdict, outside the Benjamini-Hochberg family, and never a reason for
-# the regression gate (workloads/verdicts.sh gate) to fail.
+# the regression gate (orchestrate/verdicts.sh gate) to fail.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -27,7 +27,7 @@ add_rows() {
 	done
 }
 gate() {
-	"$top/workloads/verdicts.sh" gate "$1" 2>"$tmp/gate.err"
+	"$top/orchestrate/verdicts.sh" gate "$1" 2>"$tmp/gate.err"
 }
 
 # NEW prints 30 % more rows and costs the same.

@@ -3,7 +3,7 @@
 # PROFILE=1 pieces on fixtures (tests/fixtures/profile/): the guest-side
 # folding of 'perf script' text and filtering of 'perf report', the diff
 # table, the flame graphs (valid XML, geometry, escaping) and every file
-# analysis/profile.sh writes. Then workloads/guest-profile.sh end to end on
+# analysis/profile.sh writes. Then guest/profile.sh end to end on
 # the host's own perf (the host stands in for the guest: same perf 6.1).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 need perl awk dash shellcheck xmllint python3 perf
 
 fx=$top/tests/fixtures/profile
-gp=$top/workloads/guest-profile.sh
+gp=$top/guest/profile.sh
 prof=$top/analysis/profile.sh
 fg=$top/analysis/flamegraph.pl
 tag=procirq-read-default-vcpus-1
@@ -33,7 +33,7 @@ drow() {
 echo "1..40"
 
 # ---- shell hygiene ----
-check "shellcheck: guest-profile.sh as POSIX sh" shellcheck -s sh "$gp"
+check "shellcheck: guest/profile.sh as POSIX sh" shellcheck -s sh "$gp"
 check "shellcheck: analysis/profile.sh and this test" shellcheck -x "$prof" "$0"
 check "flamegraph.pl compiles with warnings on" perl -wc "$fg"
 
@@ -163,7 +163,7 @@ mkdir -p "$tmp/noprof/raw"
 check "no RUN/profile: exit 0, nothing written" \
 	bash -c "'$prof' '$tmp/noprof' 2>/dev/null && [ -z \"\$(ls '$tmp/noprof' | grep -v raw)\" ]"
 
-# ---- guest-profile.sh end to end, on the host's perf ----
+# ---- guest/profile.sh end to end, on the host's perf ----
 res=$tmp/res
 # shellcheck disable=SC2016 # the inner sh expands it
 dash "$gp" "$res" t-ok -- sh -c 'i=0; while [ $i -lt 100 ]; do i=$((i + 1)); cat /proc/interrupts >/dev/null; done; echo CSV-LINE' \
@@ -172,9 +172,9 @@ if [ -s "$res/profile/t-ok/error.txt" ]; then
 	echo "# perf record does not work on this host, so the in-guest path is untested here:"
 	sed 's/^/# /' "$res/profile/t-ok/error.txt"
 fi
-check "guest-profile.sh writes top.txt, folded.txt, meta.txt (host perf $(perf --version 2>/dev/null | cut -d' ' -f3))" \
+check "guest/profile.sh writes top.txt, folded.txt, meta.txt (host perf $(perf --version 2>/dev/null | cut -d' ' -f3))" \
 	bash -c "[ -s '$res/profile/t-ok/top.txt' ] && [ -s '$res/profile/t-ok/folded.txt' ] && grep -q '^samples=[1-9]' '$res/profile/t-ok/meta.txt'"
-check "guest-profile.sh resolves kernel symbols (seq_read_iter in the stacks)" \
+check "guest/profile.sh resolves kernel symbols (seq_read_iter in the stacks)" \
 	grep -q 'seq_read_iter_\[k\]' "$res/profile/t-ok/folded.txt"
 check "the profiled command's output is not passed on (not a sample), no temp left" \
 	bash -c "! grep -q CSV-LINE '$tmp/gp.out' && [ -z \"\$(ls -A '$res/profile' | grep '^\\.')\" ]"

@@ -16,7 +16,7 @@ mkdir -p "$tmp/empty" "$tmp/cache"
 expect() {
 	local desc=$1 want=$2 rc=0
 	shift 2
-	env KBENCH_CACHE="$tmp/cache" "$@" "$top/workloads/regress.sh" >"$tmp/out" 2>&1 || rc=$?
+	env KBENCH_CACHE="$tmp/cache" "$@" "$top/orchestrate/regress.sh" >"$tmp/out" 2>&1 || rc=$?
 	if [ "$rc" = 1 ] && [ "$(grep -c 'error' "$tmp/out")" = 1 ] &&
 		grep -q "$want" "$tmp/out" && ! grep -q 'building\|SERIES=' "$tmp/out"; then
 		ok 0 "$desc"

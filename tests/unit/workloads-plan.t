@@ -26,7 +26,7 @@ plan() {
 	printf '%s\n' "$@" >"$tmp/t.wl"
 	rm -rf "$tmp/run"
 	env KBENCH_CACHE="$tmp/cache" WORKLOADS="$tmp/t.wl" BOOTS=1 \
-		"$top/workloads/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/out" 2>&1 || rc=$?
+		"$top/orchestrate/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/out" 2>&1 || rc=$?
 	if [ "$rc" != 0 ] && grep -q "$want" "$tmp/out" &&
 		[ -z "$(find "$tmp/run/boots" -mindepth 1 2>/dev/null)" ]; then
 		ok 0 "$desc"
@@ -52,7 +52,7 @@ rm -rf "$tmp/run"
 rc=0
 printf '%s\n' "${base[@]}" "args = --loops 5" >"$tmp/t.wl"
 env KBENCH_CACHE="$tmp/cache" WORKLOADS="$tmp/t.wl" BOOTS=1 ACCEL=tcg \
-	timeout 20 "$top/workloads/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/out" 2>&1 || rc=$?
+	timeout 20 "$top/orchestrate/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/out" 2>&1 || rc=$?
 if grep -q "boot 1/1" "$tmp/out"; then r=0; else r=1; fi
 ok "$r" "a valid plan passes the check and goes on to boot (exit $rc)"
 [ "$r" = 0 ] || diag "$(cat "$tmp/out")"

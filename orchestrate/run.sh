@@ -19,7 +19,7 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 # shellcheck source=workloads/wl.sh
-. "$here/wl.sh"
+. "$top/workloads/wl.sh"
 
 : "${KBENCH_CACHE:=$HOME/.cache/kbench}"
 : "${BOOTS:=3}" "${WORKLOADS:=}" "${QUICK:=0}"
@@ -47,6 +47,7 @@ for i in "${!labels[@]}"; do
 done
 
 # Workload files: all of them, or the WORKLOADS=a,b list.
+wldir=$top/workloads
 wls=()
 if [ -n "$WORKLOADS" ]; then
 	IFS=, read -r -a want <<<"$WORKLOADS"
@@ -58,13 +59,13 @@ if [ -n "$WORKLOADS" ]; then
 			wls+=("$(cd "$(dirname "$w")" && pwd)/$(basename "$w")")
 			continue ;;
 		esac
-		[ -f "$here/$w.wl" ] || kb_die "WORKLOADS: no workload '$w' (no $here/$w.wl; have: $(cd "$here" && printf '%s ' *.wl))"
-		wls+=("$here/$w.wl")
+		[ -f "$wldir/$w.wl" ] || kb_die "WORKLOADS: no workload '$w' (no $wldir/$w.wl; have: $(cd "$wldir" && printf '%s ' *.wl))"
+		wls+=("$wldir/$w.wl")
 	done
 else
-	for f in "$here"/*.wl; do wls+=("$f"); done
+	for f in "$wldir"/*.wl; do wls+=("$f"); done
 fi
-[ "${#wls[@]}" -gt 0 ] || kb_die "no workload files in $here"
+[ "${#wls[@]}" -gt 0 ] || kb_die "no workload files in $wldir"
 
 mkdir -p "$run/raw" "$run/boots" "$run/payload"
 make -s -C "$top" bench-tools >/dev/null || kb_die "building the bench programs failed (make bench-tools)"
@@ -139,8 +140,8 @@ for v in "${groups[@]}"; do
 	pd=$run/payload/v$v
 	mkdir -p "$pd/bin"
 	cp "$top/build/bench/kbbench" "$top/build/bench/irqcompat" "$pd/bin/"
-	cp "$here/guest-run.sh" "$pd/run"
-	cp "$here/guest-profile.sh" "$pd/guest-profile.sh"
+	cp "$top/guest/run.sh" "$pd/run"
+	cp "$top/guest/profile.sh" "$pd/profile.sh"
 	printf '%s' "${plan_lines[$v]}" >"$pd/plan.tsv"
 	# PROFILE=1: the first boot of each kernel also profiles each point,
 	# after its timed samples.

@@ -1,22 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
-# workloads/: running the benchmarks and the user-facing comparisons.
+# orchestrate/: what make bench-compare runs on the host: the plan, the
+# interleaved boots, the fingerprint, the floor and the regression gate.
 #   make bench              run the workloads on baseline and patched
 #   make bench-compare      kernels, image, bench, report: the main job
 #   make calibrate          A/A run, baseline against baseline: noise floor
 #   make regression-check NEW=<series|dir|mbox> [OLD=kernel/series] [REF=reports/<id>]
 
-.PHONY: bench bench-compare calibrate regression-check kernel-new kernel-old
+.PHONY: bench bench-compare calibrate regression-check
 
 BENCH_DEPS := deps check-conf kernels image bench-tools analysis-tools
 
 bench: $(BENCH_DEPS)
-	@workloads/compare.sh --no-report
+	@orchestrate/compare.sh --no-report
 
 bench-compare: $(BENCH_DEPS)
-	@workloads/compare.sh
+	@orchestrate/compare.sh
 
 calibrate: $(BENCH_DEPS)
-	@workloads/compare.sh --calibrate
+	@orchestrate/compare.sh --calibrate
 
 regression-check: $(BENCH_DEPS)
-	@workloads/regress.sh
+	@orchestrate/regress.sh

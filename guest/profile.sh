@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest-side profiler (PROFILE=1). guest-run.sh calls it as root after a
+# Guest-side profiler (PROFILE=1). guest/run.sh (the payload's run) calls it as root after a
 # workload's timed samples, with the same kbbench command line but one rep:
-#   guest-profile.sh RESULTS_DIR TAG -- COMMAND...
+#   profile.sh RESULTS_DIR TAG -- COMMAND...
 # It runs COMMAND once under 'perf record -g' with a software event (TCG
 # has no hardware PMU) and writes RESULTS_DIR/profile/TAG/:
 #   top.txt     the top symbols by self overhead (perf report --no-children
@@ -21,8 +21,8 @@
 # (seconds, 600), TMPDIR (for perf.data while it is being processed).
 #
 # Filters, also used by the host-side tests:
-#   guest-profile.sh --fold [FILE]   perf script text -> folded stacks
-#   guest-profile.sh --top [N] [FILE]   perf report --stdio -> top.txt rows
+#   profile.sh --fold [FILE]   perf script text -> folded stacks
+#   profile.sh --top [N] [FILE]   perf report --stdio -> top.txt rows
 set -eu
 
 # Fold 'perf script' output (leaf-first call chains, one blank line after
@@ -158,8 +158,8 @@ case ${1:-} in
 esac
 
 if [ $# -lt 4 ] || [ "$2" = "" ] || [ "$3" != -- ]; then
-	echo "usage: guest-profile.sh RESULTS_DIR TAG -- COMMAND..." >&2
-	echo "       guest-profile.sh --fold [FILE] | --top [N] [FILE]" >&2
+	echo "usage: profile.sh RESULTS_DIR TAG -- COMMAND..." >&2
+	echo "       profile.sh --fold [FILE] | --top [N] [FILE]" >&2
 	# Bad usage is the runner's bug, not the workload's: still exit 0.
 	exit 0
 fi

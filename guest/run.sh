@@ -85,7 +85,7 @@ if [ -f "$here/profile.on" ]; then
 		tag=$(printf '%s-%s-%s' "$wl" "$variant" "$point" | tr ';=/' '_-_')
 		say "profile $wl variant=$variant point=$point"
 		# shellcheck disable=SC2086 # args and extra are word lists
-		sh "$here/guest-profile.sh" "$res" "$tag" -- "$bin/kbbench" "$bench" \
+		sh "$here/profile.sh" "$res" "$tag" -- "$bin/kbbench" "$bench" \
 			--workload "$wl" --variant "$variant" --point "$point" \
 			--reps "$reps" --warmup 0 --clock "$clock" $args $extra </dev/null || true
 	done <"$here/plan.tsv"

@@ -41,7 +41,7 @@ shared=$(for l in "${labels[@]}"; do cat "$KBENCH_CACHE/labels/$l/build-info.jso
 image=$(jq -r .image <<<"$(head -n 1 <<<"$launches" | xargs cat)")
 img_sha=$(kb_sha256_file "$image")
 wl_sums='{}'
-for f in "$here"/*.wl; do
+for f in "$top"/workloads/*.wl; do
 	wl_sums=$(jq --arg n "$(basename "$f" .wl)" --arg s "$(kb_sha256_file "$f")" '. + {($n): $s}' <<<"$wl_sums")
 done
 
