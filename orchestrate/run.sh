@@ -67,7 +67,12 @@ else
 fi
 [ "${#wls[@]}" -gt 0 ] || kb_die "no workload files in $wldir"
 
-mkdir -p "$run/raw" "$run/boots" "$run/payload"
+mkdir -p "$run/raw" "$run/boots" "$run/payload" "$run/workloads"
+# The run keeps the workload files it used: the report reads their
+# primary metrics, and make report RUN= needs nothing outside RUN.
+for f in "${wls[@]}"; do
+	cp "$f" "$run/workloads/"
+done
 make -s -C "$top" bench-tools >/dev/null || kb_die "building the bench programs failed (make bench-tools)"
 
 # A point of the plan, checked on the host by the bench's own parser

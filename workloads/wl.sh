@@ -11,7 +11,7 @@ declare -gA WL_LINE
 WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
-WL_KEYS="name description bench args variants reps warmup mem clock timeout irq_queues"
+WL_KEYS="name description bench args variants reps warmup mem clock timeout irq_queues primary"
 
 wl_known_key() {
 	local k=$1
