@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kbstat.h"
+#include "json.h"
+#include "util.h"
 
 void jw_str(FILE *f, const char *s)
 {

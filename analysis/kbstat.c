@@ -16,7 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kbstat.h"
+#include "json.h"
+#include "raw.h"
+#include "stats.h"
+#include "util.h"
 
 #define DEFAULT_SEED 20241212ULL
 #define DEFAULT_REPS 2000

@@ -8,42 +8,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kbstat.h"
+#include "raw.h"
+#include "util.h"
 
 #define CSV_HEADER "workload,variant,point,metric,unit,better,clock,rep,value"
 #define NFIELDS 9
-
-void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "kbstat: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "kbstat: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(xmalloc(n), s, n);
-}
 
 /* a/b, allocated: paths are not length-capped. */
 static char *path_join(const char *a, const char *b)

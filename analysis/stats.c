@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kbstat.h"
+#include "stats.h"
+#include "util.h"
 
 /* splitmix64: tiny, seedable, and the same on every host. */
 void rng_seed(struct rng *r, uint64_t seed)

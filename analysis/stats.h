@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kbstat: statistics, comparisons and verdicts for kbench runs.
- * Shared declarations of the statistics core, the raw CSV loader and
- * the small JSON reader/writer.
+ * kbstat statistics core (stats.c): quantiles, rank tests, Welch,
+ * Benjamini-Hochberg and the hierarchical bootstrap of the median.
  */
-#ifndef KBSTAT_H
-#define KBSTAT_H
+#ifndef KBSTAT_STATS_H
+#define KBSTAT_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-
-/* ---- statistics (stats.c) ---- */
 
 struct rng {
 	uint64_t s;
@@ -97,74 +93,5 @@ struct group_stats {
 
 void group_stats(const struct boot_set *bs, const double *bmed, size_t reps,
 		 struct group_stats *gs);
-
-/* ---- raw samples (raw.c) ---- */
-
-/* BETTER_NONE: informational (rows, bytes, counts): shown, never judged. */
-enum better { BETTER_HIGHER, BETTER_LOWER, BETTER_NONE };
-
-/* CSV/JSON name of a direction, and back (-1 if unknown). */
-const char *better_name(enum better b);
-int better_parse(const char *s);
-
-struct key {
-	char *workload, *variant, *point, *metric, *unit, *clock;
-	enum better better;
-	const char *where;	/* file:line of first sighting */
-};
-
-struct sample {
-	size_t key, kernel, boot;	/* boot index is global */
-	double value;
-};
-
-struct raw {
-	struct key *keys;
-	size_t nkeys;
-	struct sample *samples;
-	size_t nsamples;
-	char **kernels;
-	size_t nkernels;
-	char **boots;		/* "kernel/boot" */
-	size_t *boot_kernel;
-	size_t nboots;
-	size_t *ktab, ktab_size;	/* key lookup while loading */
-	size_t *order, *key_start;	/* samples of key k: order[key_start[k]..] */
-};
-
-/* Returns 0, or -1 after printing an error naming the file and line. */
-int raw_load(const char *run, struct raw *raw);
-long raw_kernel(const struct raw *raw, const char *label);
-/* Fills bs with the samples of key k on kernel kern; returns total n. */
-size_t raw_boot_set(const struct raw *raw, size_t k, size_t kern,
-		    struct boot_set *bs);
-void boot_set_free(struct boot_set *bs);
-
-/* ---- JSON (json.c) ---- */
-
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jval {
-	enum jtype type;
-	double num;
-	char *str;
-	size_t n;
-	struct jval *items;	/* array items or object values */
-	char **names;		/* object member names */
-};
-
-struct jval *json_parse_file(const char *path);
-const struct jval *json_get(const struct jval *obj, const char *name);
-double json_num(const struct jval *obj, const char *name);
-const char *json_str(const struct jval *obj, const char *name);
-
-void jw_str(FILE *f, const char *s);
-void jw_num(FILE *f, double x);
-void jw_kstr(FILE *f, const char *k, const char *s);
-void jw_knum(FILE *f, const char *k, double x);
-
-void *xmalloc(size_t n);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
 
 #endif

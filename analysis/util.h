@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Allocation helpers for kbstat (util.c): out of memory is fatal, so
+ * callers never check.
+ */
+#ifndef KBSTAT_UTIL_H
+#define KBSTAT_UTIL_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif
