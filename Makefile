@@ -59,11 +59,11 @@ include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk an
 
 test: test-unit test-vm
 
-test-unit: deps bench-tools analysis-tools
+test-unit: deps bench-tools check-tools analysis-tools
 	prove -r tests/unit
 
 # The VM tests need both kernels and the image; they boot guests.
-test-vm: deps kernels image bench-tools analysis-tools
+test-vm: deps kernels image bench-tools check-tools analysis-tools
 	prove -r tests/vm
 
 clean:

@@ -9,5 +9,5 @@
 image: deps
 	@img=$$(images/build-image.sh) && echo "kbench: guest image: $$img"
 
-boot-test: kernels image
+boot-test: kernels image check-tools
 	@prove -v tests/vm/boot-kernels.t

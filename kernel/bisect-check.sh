@@ -3,7 +3,8 @@
 # Check that every prefix of the series builds and boots: patch 1, then
 # patches 1-2, and so on. Each prefix is built as the kernel "bisect" (one
 # worktree, so each step recompiles only what its patch touches) and booted
-# with a payload that prints uname and parses /proc/interrupts.
+# with a payload that prints uname, runs the checks the series brings
+# (kernel/checks/<topic>/boot-check) and scans the kernel log.
 #
 #   bisect-check.sh [SPEC]      (default: $SERIES or kernel/series)
 set -euo pipefail
@@ -21,17 +22,16 @@ mkdir -p "$work"
 "$here/series.sh" "$spec" "$work" >"$work/all.list"
 total=$(grep -c . "$work/all.list" || true)
 [ "$total" -gt 0 ] || kb_die "SERIES=$spec is empty: nothing to bisect"
-make -s -C "$top" bench-tools >/dev/null
+make -s -C "$top" check-tools >/dev/null
 
 pay=$work/payload
-mkdir -p "$pay/bin"
-cp "$top/build/bench/irqcompat" "$pay/bin/"
+topics=$("$top/kernel/scripts/checks-payload.sh" "$spec" "$pay" | tr '\n' ' ')
+kb_say "series checks: ${topics:-none}"
 cat >"$pay/run" <<'RUN'
 #!/bin/sh
 set -eu
 uname -r >"$1/uname.txt"
-cat /proc/interrupts >"$1/interrupts.txt"
-"$(dirname "$0")/bin/irqcompat" parse -q "$1/interrupts.txt"
+sh "$(dirname "$0")/checks.sh" "$1"
 dmesg >"$1/dmesg.txt"
 ! grep -E 'Oops|BUG:|WARNING:|Call Trace' "$1/dmesg.txt"
 RUN

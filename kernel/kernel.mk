@@ -1,5 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel/: make bisect-check builds and boots every prefix of the series.
-.PHONY: bisect-check
-bisect-check: deps check-conf image bench-tools
+.PHONY: bisect-check check-tools
+bisect-check: deps check-conf image check-tools
 	@kernel/bisect-check.sh "$(SERIES)"
+
+# A series brings its own checks: kernel/checks/<topic>/ holds a
+# boot-check script (run in the guest by make boot-test and make
+# bisect-check) and C programs, one file each, built here.
+CHECK_SRCS := $(wildcard $(TOP)/kernel/checks/*/*.c)
+CHECK_BINS := $(CHECK_SRCS:$(TOP)/kernel/checks/%.c=$(TOP)/build/checks/%)
+
+check-tools: $(CHECK_BINS)
+
+$(TOP)/build/checks/%: $(TOP)/kernel/checks/%.c
+	@mkdir -p $(@D)
+	$(if $(filter 1,$(V)),,@echo "  CC      kernel/checks/$*.c";) \
+		cc -std=gnu11 -O2 -Wall -Wextra -Werror -o $@.tmp $< && mv $@.tmp $@

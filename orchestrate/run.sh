@@ -144,7 +144,7 @@ kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x
 for v in "${groups[@]}"; do
 	pd=$run/payload/v$v
 	mkdir -p "$pd/bin"
-	cp "$top/build/bench/kbbench" "$top/build/bench/irqcompat" "$pd/bin/"
+	cp "$top/build/bench/kbbench" "$pd/bin/"
 	cp "$top/guest/run.sh" "$pd/run"
 	cp "$top/guest/profile.sh" "$pd/profile.sh"
 	printf '%s' "${plan_lines[$v]}" >"$pd/plan.tsv"

@@ -5,7 +5,9 @@
 # is build-info's release, /sys/kernel/btf/vmlinux exists, perf stat works
 # and its output reaches the host, the clock mode is the one asked for
 # (kbench.clock= on /proc/cmdline), and under icount fixed work takes the
-# same guest time every rep. Reports boot-to-runcmd. Also the KVM probe.
+# same guest time every rep; and the checks the series in use brings
+# (kernel/checks/<topic>/boot-check) pass. Reports boot-to-runcmd. Also
+# the KVM probe.
 # KB_BOOT_KERNELS="baseline patched" (labels under $KBENCH_CACHE/labels,
 # or directories) picks the kernels. Outputs kept on failure.
 set -euo pipefail
@@ -28,7 +30,7 @@ finish() {
 }
 trap finish EXIT
 
-per=10
+per=11
 echo "1..$((2 + per * ${#kernels[@]}))"
 t0_all=$(date +%s)
 
@@ -71,9 +73,18 @@ for i in 1 2 3 4 5 6; do
 	b=$(date +%s%N)
 	echo "$((b - a))"
 done >"$r/loop-ns"
+# The checks the series in use brings (kernel/checks/<topic>/boot-check).
+rc=0
+sh "$(dirname "$0")/checks.sh" "$r" >"$r/checks.out" 2>&1 || rc=$?
+echo "$rc" >"$r/checks-rc"
 echo "runner done"
 RUN
 chmod +x "$tmp/payload/run"
+if ! topics=$("$top/kernel/scripts/checks-payload.sh" "${SERIES:-kernel/series}" "$tmp/payload" 2>"$tmp/checks.err"); then
+	echo "Bail out! the series' checks: $(tail -n 1 "$tmp/checks.err")"
+	exit 1
+fi
+topics=${topics//$'\n'/ }
 
 for k in "${kernels[@]}"; do
 	kd=$(kdir_of "$k")
@@ -124,6 +135,12 @@ for k in "${kernels[@]}"; do
 		fi
 	else
 		ok 1 "$k: guest timing of fixed work missing"
+	fi
+	if [ "$(cat "$r/checks-rc" 2>/dev/null)" = 0 ]; then
+		ok 0 "$k: the series' checks pass (${topics:-the series brings none})"
+	else
+		ok 1 "$k: the series' checks (${topics:-none}): $(cat "$r/checks.out" 2>/dev/null)"
+		for l in "$r"/checks/*/log; do [ -f "$l" ] && diag "$l:" "$(tail -n 20 "$l")"; done
 	fi
 	b=$(jq -r .boot_to_runcmd_s "$o/launch.json" 2>/dev/null || echo null)
 	w=$(jq -r .wall_s "$o/launch.json" 2>/dev/null || echo null)

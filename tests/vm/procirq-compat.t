@@ -6,14 +6,14 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${KBENCH_CACHE:=$HOME/.cache/kbench}"
-ic=$top/build/bench/irqcompat
+ic=$top/build/checks/proc-interrupts/irqcompat
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-procirq.XXXXXX")
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 note() { sed 's/^/# /' "$@" >&2 || true; }
 
 echo "1..13"
-[ -x "$ic" ] || { echo "not ok 1 - irqcompat not built ($ic): run make bench-tools"; exit 1; }
+[ -x "$ic" ] || { echo "not ok 1 - irqcompat not built ($ic): run make check-tools"; exit 1; }
 
 vcpus=4
 # icount runs the vCPUs in one thread. Under MTTCG (--clock wall) a
@@ -30,7 +30,7 @@ for k in baseline patched; do
 	pay=$tmp/payload-$k
 	mkdir -p "$pay/bin"
 	cp "$ic" "$pay/bin/"
-	cp "$top/tests/vm/lib/procirq-guest.sh" "$pay/run"
+	cp "$top/kernel/checks/proc-interrupts/stress.sh" "$pay/run"
 	o=$tmp/$k
 	truncate -s 1M "$tmp/irq-$k.img"
 	rc=0

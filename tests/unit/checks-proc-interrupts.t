@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench/irqcompat: the /proc/interrupts parser on the 6.12 and 7.2 formats,
+# kernel/checks/proc-interrupts/irqcompat: the /proc/interrupts parser on the 6.12 and 7.2 formats,
 # compare (accept and reject), grow, statsum, and live reads of the host's
 # own /proc/interrupts (harmless: it only reads).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/tests/fixtures/procirq
-ic=$top/build/bench/irqcompat
+ic=$top/build/checks/proc-interrupts/irqcompat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -31,8 +31,8 @@ has() {
 
 echo "1..37"
 
-if ! make -s -C "$top" -j1 bench-tools >"$tmp/make" 2>&1; then
-	echo "Bail out! make bench-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
+if ! make -s -C "$top" -j1 check-tools >"$tmp/make" 2>&1; then
+	echo "Bail out! make check-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
 	exit 1
 fi
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Payload 'run' for tests/vm/procirq-compat.t: capture /proc/interrupts
+# The proc-interrupts series' stress check. Payload 'run' for
+# tests/vm/procirq-compat.t: capture /proc/interrupts
 # and /proc/stat, then read /proc/interrupts in a loop while CPUs go
 # offline and online. Every read must parse; the kernel log must stay
 # free of oopses and warnings.

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the series checks: runs every checks/<topic>/boot-check
+# found next to it (kernel/scripts/checks-payload.sh puts them there) as
+#   boot-check RESULTS_DIR/checks/<topic>
+# Each topic's output goes to its log and its exit status to 'status'.
+# Exits 1 if any check failed, naming them; 0 when every check passed
+# (or the series brings none).
+#   checks.sh RESULTS_DIR
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+res=$1
+failed=""
+for c in "$here"/checks/*/boot-check; do
+	[ -f "$c" ] || continue
+	topic=$(basename "$(dirname "$c")")
+	out=$res/checks/$topic
+	mkdir -p "$out"
+	rc=0
+	sh "$c" "$out" >"$out/log" 2>&1 || rc=$?
+	echo "$rc" >"$out/status"
+	[ "$rc" = 0 ] || failed="$failed $topic"
+done
+if [ -n "$failed" ]; then
+	echo "series checks failed:$failed (see checks/<topic>/log in the results)" >&2
+	exit 1
+fi
