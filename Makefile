@@ -14,13 +14,6 @@ export KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS
 export IMAGE ROOT ACCEL CLOCK VCPUS MEM BOOT_TIMEOUT BOOTS WORKLOADS QUICK
 export PROFILE FORCE V TOP RESUME BENCH_VCPUS NEW OLD REF RUN SERIES
 
-# Kernel pointers: $(KBENCH_CACHE)/labels/<label> links to the kernel's
-# content-addressed build directory (bzImage, vmlinux, config, build-info.json).
-KLABELS := $(KBENCH_CACHE)/labels
-BASELINE_KDIR := $(KLABELS)/baseline
-PATCHED_KDIR := $(KLABELS)/patched
-export BASELINE_KDIR PATCHED_KDIR
-
 .PHONY: help deps check-conf kernels kernel-baseline kernel-patched test \
 	test-unit test-vm clean
 

@@ -15,7 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../scripts/lib.sh"
 
-cache=${KBENCH_CACHE:-$HOME/.cache/kbench}
+kb_conf KBENCH_CACHE
+cache=$KBENCH_CACHE
 suite=bookworm
 mirror=${KB_MIRROR:-http://deb.debian.org/debian}
 

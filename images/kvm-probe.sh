@@ -16,7 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 1 ] || kb_die "usage: kvm-probe.sh BZIMAGE"
 bz=$1
 [ -r "$bz" ] || kb_die "kvm-probe.sh: no kernel image $bz"
-cache=${KBENCH_CACHE:-$HOME/.cache/kbench}
+kb_conf KBENCH_CACHE
+cache=$KBENCH_CACHE
 qver=$(qemu-system-x86_64 --version | head -n 1)
 hostid="$(uname -r) $(uname -v) $(uname -m) | $qver"
 key=$(kb_sha256_str "$hostid" | cut -c1-16)

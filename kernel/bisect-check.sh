@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 here=$top/kernel/scripts
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
-: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+kb_conf KBENCH_CACHE
 spec=${1:-${SERIES:-kernel/series}}
 case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
 

@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
-: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+kb_conf KBENCH_CACHE
 
 run=$1
 shift

@@ -9,7 +9,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
-: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+kb_conf KBENCH_CACHE
 run=$1
 cal=$KBENCH_CACHE/calibration
 

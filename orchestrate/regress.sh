@@ -14,8 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
-: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
-: "${OLD:=kernel/series}" "${SERIES:=kernel/series}"
+kb_conf KBENCH_CACHE
+kb_conf SERIES OLD
 
 [ -n "${NEW:-}" ] || kb_die "make regression-check needs NEW=<series file | patch dir | mbox> (the new revision)"
 abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }

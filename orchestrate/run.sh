@@ -21,8 +21,8 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=workloads/wl.sh
 . "$top/workloads/wl.sh"
 
-: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
-: "${BOOTS:=3}" "${WORKLOADS:=}" "${QUICK:=0}"
+kb_conf KBENCH_CACHE
+kb_conf BOOTS WORKLOADS QUICK
 
 run='' names=() labels=()
 while [ $# -gt 0 ]; do
@@ -110,6 +110,18 @@ check_point() {
 declare -A plan_lines=() group_mem=() group_timeout=() group_clock=() group_queues=()
 for f in "${wls[@]}"; do
 	wl_load "$f"
+	# CLOCK=, MEM=, BOOT_TIMEOUT= given for the run override every
+	# workload file (the clock used is still recorded per result).
+	if [ -n "${CLOCK:-}" ]; then
+		case "$CLOCK" in icount | wall) ;; *) kb_die "CLOCK must be icount or wall, not '$CLOCK'" ;; esac
+		WL[clock]=$CLOCK
+	fi
+	for o in MEM:mem BOOT_TIMEOUT:timeout; do
+		k=${o%%:*}
+		[ -n "${!k:-}" ] || continue
+		case "${!k}" in *[!0-9]* | 0) kb_die "$k must be a positive whole number, not '${!k}'" ;; esac
+		WL[${o#*:}]=${!k}
+	done
 	vlist=${WL[matrix.vcpus]}
 	if [ -n "${BENCH_VCPUS:-}" ]; then
 		vlist=$BENCH_VCPUS
@@ -139,6 +151,42 @@ done
 mapfile -t groups < <(printf '%s\n' "${!plan_lines[@]}" | sort -n)
 nboots=$(( ${#groups[@]} * BOOTS * ${#names[@]} ))
 kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s) = $nboots boots"
+
+# Time estimates: seconds of every boot, per vCPU count, from this run
+# and from earlier runs (KBENCH_CACHE/boot-times.tsv: vcpus, seconds).
+times_file=$KBENCH_CACHE/boot-times.tsv
+declare -A run_sum=() run_cnt=()
+# mean_boot V: mean seconds of a boot at V vCPUs, this run first, else
+# earlier runs; empty if neither has one.
+mean_boot() {
+	if [ -n "${run_cnt[$1]:-}" ]; then
+		echo $(( run_sum[$1] / run_cnt[$1] ))
+	elif [ -f "$times_file" ]; then
+		awk -v v="$1" '$1 == v { s += $2; n++ } END { if (n) printf "%d\n", s / n }' "$times_file"
+	fi
+}
+# left_after N: estimated seconds for the boots after the N-th, or "?"
+left_after() {
+	local i=0 v m total=0
+	for v in "${groups[@]}"; do
+		for _ in $(seq 1 $(( BOOTS * ${#names[@]} ))); do
+			i=$((i + 1))
+			[ "$i" -gt "$1" ] || continue
+			m=$(mean_boot "$v")
+			[ -n "$m" ] || { echo "?"; return; }
+			total=$((total + m))
+		done
+	done
+	echo "$total"
+}
+fmt_min() { case "$1" in "?") echo "unknown" ;; *) printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)) ;; esac; }
+for v in "${groups[@]}"; do
+	m=$(mean_boot "$v")
+	if [ -n "$m" ]; then m="about $(fmt_min "$m") each (earlier runs)"; else m="no earlier boot at this size to estimate from"; fi
+	kb_say "plan: vcpus=$v: $((BOOTS * ${#names[@]})) boots (${names[*]}), $m"
+done
+est=$(left_after 0)
+kb_say "plan: estimated total $(fmt_min "$est")$([ "$est" != "?" ] || echo " (each vCPU count's first boot gives an estimate)")"
 
 # The payload is the same for every kernel: only the kernel differs.
 for v in "${groups[@]}"; do
@@ -181,7 +229,8 @@ for v in "${groups[@]}"; do
 				extra=(-drive "file=$irqdisk,if=none,id=kbirq,format=raw"
 					-device "virtio-blk-pci,drive=kbirq,num-queues=$v")
 			fi
-			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}"
+			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}, $(kb_elapsed) elapsed, $(fmt_min "$(left_after $((n - 1)))") left (estimated)"
+			t_boot=$(date +%s)
 			rc=0
 			payload=$run/payload/v$v
 			if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
@@ -193,6 +242,10 @@ for v in "${groups[@]}"; do
 				--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
 				${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
 			rm -f "$irqdisk"
+			t_boot=$(( $(date +%s) - t_boot ))
+			run_sum[$v]=$(( ${run_sum[$v]:-0} + t_boot ))
+			run_cnt[$v]=$(( ${run_cnt[$v]:-0} + 1 ))
+			printf '%s\t%s\n' "$v" "$t_boot" >>"$times_file"
 			if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
 				kb_die "boot $name $boot failed (launch.sh exit $rc); serial log: $out/serial.log; rerun the same command to resume"
 			fi

@@ -66,3 +66,33 @@ kb_json_str() {
 		kb_die "kb_json_str: jq failed (make deps installs jq)"
 	printf '%s' "$_j"
 }
+
+# The repository root, from this file's place in it.
+KB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# kb_conf KEY...: make sure each setting is in the environment. make
+# exports them; a script run by hand reads them where make does:
+# bench.local.conf, then bench.conf, the one place a default lives
+# ($(VAR) in a value is VAR from the environment). A key neither sets is
+# an error naming it.
+kb_conf() {
+	local k f v found
+	for k in "$@"; do
+		[ -z "${!k+set}" ] || continue
+		found=0
+		for f in "$KB_TOP/bench.local.conf" "$KB_TOP/bench.conf"; do
+			[ -f "$f" ] || continue
+			if grep -Eq "^[[:space:]]*${k}[[:space:]]*[:?]?=" "$f"; then
+				v=$(sed -En "s/^[[:space:]]*${k}[[:space:]]*[:?]?=[[:space:]]*//p" "$f" | tail -n 1)
+				found=1
+				break
+			fi
+		done
+		[ "$found" = 1 ] || kb_die "setting $k is not set and $KB_TOP/bench.conf has no default for it"
+		while [[ $v =~ \$\(([A-Za-z_][A-Za-z0-9_]*)\) ]]; do
+			v=${v//"${BASH_REMATCH[0]}"/${!BASH_REMATCH[1]:-}}
+		done
+		v=${v%"${v##*[![:space:]]}"}
+		export "$k=$v"
+	done
+}

@@ -28,7 +28,7 @@ config=$7
 fragment=$8
 list=$9
 seconds=${10}
-: "${KCC:=gcc}"
+kb_conf KCC
 
 head=$(git -C "$tree" rev-parse HEAD)
 base=$(git -C "$tree" rev-parse kbench-base)

@@ -25,12 +25,7 @@ case "$label" in
 *[!a-z0-9_-]* | "") kb_die "kernel label '$label': use only a-z, 0-9, _ and -" ;;
 esac
 
-: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
-: "${KERNEL_SRC_PKG:=linux-source-6.12}"
-: "${KERNEL_SRC_TAR:=/usr/src/linux-source-6.12.tar.xz}"
-: "${KCONFIG_FRAGMENT:=$top/kernel/config/bench.config}"
-: "${KCC:=gcc}"
-: "${JOBS:=3}"
+kb_conf KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS
 case "$KCONFIG_FRAGMENT" in /*) ;; *) KCONFIG_FRAGMENT=$top/$KCONFIG_FRAGMENT ;; esac
 case "$spec" in none | /*) ;; *) spec=$top/$spec ;; esac
 export KERNEL_SRC_PKG KCONFIG_FRAGMENT KCC

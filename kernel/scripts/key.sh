@@ -26,9 +26,10 @@ fi
 label=$1
 list=$2
 
-: "${KERNEL_SRC_PKG:=linux-source-6.12}"
-: "${KCONFIG_FRAGMENT:=$here/../config/bench.config}"
-: "${KCC:=gcc}"
+kb_conf KERNEL_SRC_PKG
+kb_conf KCONFIG_FRAGMENT
+case "$KCONFIG_FRAGMENT" in /*) ;; *) KCONFIG_FRAGMENT=$KB_TOP/$KCONFIG_FRAGMENT ;; esac
+kb_conf KCC
 
 srcver=${KB_SRCVER:-$(dpkg-query -W -f='${Version}' "$KERNEL_SRC_PKG" 2>/dev/null)} ||
 	kb_die "source package $KERNEL_SRC_PKG is not installed (make deps installs it)"

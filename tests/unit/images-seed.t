@@ -42,6 +42,7 @@ t "seed.img holds that user-data" cmp -s "$tmp/iso-ud" "$u"
 mkdir -p "$tmp/tree/images" "$tmp/tree/scripts"
 cp "$top/images/"*.sh "$top/images/packages.list" "$tmp/tree/images/"
 cp "$top/scripts/lib.sh" "$tmp/tree/scripts/"
+cp "$top/bench.conf" "$tmp/tree/"
 k1=$(env -u IMAGE "$top/images/build-image.sh" --key)
 k2=$(env -u IMAGE "$tmp/tree/images/build-image.sh" --key)
 echo strace >>"$tmp/tree/images/packages.list"

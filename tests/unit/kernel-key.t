@@ -23,6 +23,7 @@ k=$tmp/k
 mkdir -p "$k/kernel" "$k/scripts"
 cp -r "$top/kernel/scripts" "$top/kernel/config" "$k/kernel/"
 cp "$top/scripts/lib.sh" "$k/scripts/"
+cp "$top/bench.conf" "$k/"
 cp -r "$k" "$tmp/pristine"
 ks=$k/kernel/scripts
 mkdir -p "$tmp/p"

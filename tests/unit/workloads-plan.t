@@ -8,7 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..5"
+echo "1..9"
 
 make -s -C "$top" bench-tools >/dev/null 2>"$tmp/make.err" || {
 	echo "Bail out! make bench-tools failed: $(tail -n 1 "$tmp/make.err")"
@@ -56,4 +56,21 @@ env KBENCH_CACHE="$tmp/cache" WORKLOADS="$tmp/t.wl" BOOTS=1 ACCEL=tcg \
 if grep -q "boot 1/1" "$tmp/out"; then r=0; else r=1; fi
 ok "$r" "a valid plan passes the check and goes on to boot (exit $rc)"
 [ "$r" = 0 ] || diag "$(cat "$tmp/out")"
+grep -q "plan: vcpus=1: 1 boots (a)" "$tmp/out" && grep -q "plan: estimated total" "$tmp/out" && r=0 || r=1
+ok "$r" "the plan and a time estimate are printed before the first boot"
+grep -q "boot 1/1: a (fake) vcpus=1 boot 1/1 clock=icount, [0-9]*m[0-9]*s elapsed, .* left (estimated)" "$tmp/out" && r=0 || r=1
+ok "$r" "the boot line shows elapsed time and an estimate of what is left"
+
+# CLOCK= overrides the workload files' clock for the run.
+rm -rf "$tmp/run"
+env KBENCH_CACHE="$tmp/cache" WORKLOADS="$tmp/t.wl" BOOTS=1 ACCEL=tcg CLOCK=wall MEM=1024 \
+	timeout 20 "$top/orchestrate/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/out" 2>&1 || true
+cut -f7 "$tmp/run/payload/v1/plan.tsv" | grep -qx wall && grep -q "clock=wall" "$tmp/out" && r=0 || r=1
+ok "$r" "CLOCK=wall overrides the workload's clock (plan.tsv and the boot line)"
+[ "$r" = 0 ] || diag "$(cat "$tmp/out")"
+rc=0
+env KBENCH_CACHE="$tmp/cache" WORKLOADS="$tmp/t.wl" BOOTS=1 CLOCK=tsc \
+	"$top/orchestrate/run.sh" --run "$tmp/run2" --kernel a=fake >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" != 0 ] && grep -q "CLOCK must be icount or wall, not 'tsc'" "$tmp/out" && r=0 || r=1
+ok "$r" "CLOCK=tsc is an error naming it"
 exit "$fail"

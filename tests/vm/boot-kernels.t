@@ -12,8 +12,10 @@
 # or directories) picks the kernels. Outputs kept on failure.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${KBENCH_CACHE:-$HOME/.cache/kbench}
-export KBENCH_CACHE=$cache
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+kb_conf KBENCH_CACHE
+cache=$KBENCH_CACHE
 clock=${CLOCK:-icount}
 vcpus=${VCPUS:-1}
 mem=${MEM:-2048}

@@ -12,7 +12,10 @@
 # 10-15 % sooner than under wall-clock MTTCG).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${KBENCH_CACHE:-$HOME/.cache/kbench}
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+kb_conf KBENCH_CACHE
+cache=$KBENCH_CACHE
 export KBENCH_CACHE=$cache
 kd=${KB_TEST_KERNEL:-$cache/labels/baseline}
 clock=${KB_TEST_CLOCK:-icount}

@@ -5,7 +5,9 @@
 # /proc/stat agrees, and reads parse while CPUs go offline and online.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-: "${KBENCH_CACHE:=$HOME/.cache/kbench}"
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+kb_conf KBENCH_CACHE
 ic=$top/build/checks/proc-interrupts/irqcompat
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-procirq.XXXXXX")
 # shellcheck source=tests/lib/tap.sh
