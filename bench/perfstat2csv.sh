@@ -8,8 +8,10 @@
 # FILE (default stdin) is what `perf stat -x, -o FILE -- kbbench ...` wrote.
 # rep defaults to 0, which marks "the whole invocation" (warm-up included),
 # as opposed to kbbench's per-sample reps 1..R.
-# task-clock becomes task_clock_ms (ms); any other event becomes its name
-# with '-' and ':' turned into '_' (unit count). CPU time, cycles and
+# Metric names start with run_ (the whole invocation, not one sample, so
+# never the same key as kbbench --perf's per-sample rows): task-clock
+# becomes run_task_clock_ms (ms); any other event run_ and its name with
+# '-' and ':' turned into '_' (unit count). CPU time, cycles and
 # instructions are costs ("lower"); any other event count (context-switches,
 # page-faults, ...) is informational ("none"), as in kbbench --perf.
 # An event perf could not count is an error, not a missing row.
@@ -66,7 +68,7 @@ awk -F, -v w="$workload" -v v="$variant" -v p="$point" -v c="$clock" \
 			bad = 1
 			next
 		}
-		name = ev
+		name = "run_" ev
 		gsub(/[-:]/, "_", name)
 		if (ev ~ /^task-clock/ || ev ~ /^cpu-clock/) {
 			if (unit != "msec") {

@@ -5,8 +5,11 @@
 # under perf stat and writes one CSV per workload into RESULTS_DIR/raw/.
 #
 # plan.tsv columns (tab-separated):
-#   workload bench variant point reps warmup clock args
-# point is "vcpus=N;k=v;..."; each k=v except vcpus becomes "--k v".
+#   workload bench variant point reps warmup clock args point_args
+# point is the label "vcpus=N;k=v;..."; point_args are the bench's
+# arguments for it ("--k v ..."), formed once on the host. The counters
+# perf stat gives for the whole invocation are added to the workload's
+# CSV as run_* rows (rep 0) by bin/perfstat2csv.sh.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 res=$1
@@ -28,27 +31,12 @@ say() {
 } >"$res/guest-info.txt"
 cp /proc/interrupts "$res/interrupts.txt" 2>/dev/null || true
 
-# "vcpus=N;k=v;..." -> " --k v ..." (vcpus is the boot's, not the bench's)
-point_args() {
-	_args=""
-	_oldifs=$IFS
-	IFS=';'
-	for kv in $1; do
-		k=${kv%%=*}
-		v=${kv#*=}
-		[ "$k" = vcpus ] || [ "$kv" = none ] || _args="$_args --$k $v"
-	done
-	IFS=$_oldifs
-	printf '%s' "$_args"
-}
-
 n=0
 total=$(grep -c . "$here/plan.tsv" || true)
 tab=$(printf '\t')
-while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
+while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 	[ -n "$wl" ] || continue
 	n=$((n + 1))
-	extra=$(point_args "$point")
 	say "$n/$total $wl variant=$variant point=$point"
 	csv=$res/raw/$wl.csv
 	tmp=$res/raw/.$wl.$n.tmp
@@ -59,13 +47,22 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
 		"$bin/kbbench" "$bench" --workload "$wl" --variant "$variant" \
 		--point "$point" --reps "$reps" --warmup "$warmup" \
 		--clock "$clock" $args $extra >"$tmp" 2>"$res/perf/$tag.err"; then
+		# the whole invocation's counters, as rows of the same CSV
+		if ! bash "$bin/perfstat2csv.sh" --workload "$wl" --variant "$variant" \
+			--point "$point" --clock "$clock" "$res/perf/$tag.txt" \
+			>"$tmp.perf" 2>>"$res/perf/$tag.err"; then
+			say "error: $wl point=$point variant=$variant: perf stat counters unreadable: $(tail -n 2 "$res/perf/$tag.err" | tr '\n' ' ')"
+			status=1
+			: >"$tmp.perf"
+		fi
 		# One header per CSV, however many points it holds.
 		if [ -s "$csv" ]; then
 			tail -n +2 "$tmp" >>"$csv"
 		else
 			cat "$tmp" >"$csv"
 		fi
-		rm -f "$tmp"
+		cat "$tmp.perf" >>"$csv"
+		rm -f "$tmp" "$tmp.perf"
 	else
 		rc=$?
 		say "error: $wl point=$point variant=$variant exited $rc: $(tail -n 3 "$res/perf/$tag.err" | tr '\n' ' ')"
@@ -79,9 +76,8 @@ done <"$here/plan.tsv"
 # samples (as many reps, no warm-up), so that profiling never disturbs
 # a timed sample.
 if [ -f "$here/profile.on" ]; then
-	while IFS="$tab" read -r wl bench variant point reps warmup clock args; do
+	while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 		[ -n "$wl" ] || continue
-		extra=$(point_args "$point")
 		tag=$(printf '%s-%s-%s' "$wl" "$variant" "$point" | tr ';=/' '_-_')
 		say "profile $wl variant=$variant point=$point"
 		# shellcheck disable=SC2086 # args and extra are word lists

@@ -82,11 +82,8 @@ check_point() {
 	local bench=$1 variant=$2 point=$3 msg line kv k
 	local -a args=() extra=() kvs=()
 	read -r -a args <<<"${WL[args]}"
+	read -r -a extra <<<"$4"
 	IFS=';' read -r -a kvs <<<"$point"
-	for kv in "${kvs[@]}"; do
-		k=${kv%%=*}
-		[ "$k" = vcpus ] || extra+=("--$k" "${kv#*=}")
-	done
 	msg=$("$top/build/bench/kbbench" check "$bench" --workload "${WL[name]}" \
 		--variant "$variant" --point "$point" --reps "${WL[reps]}" \
 		--warmup "${WL[warmup]}" --clock "${WL[clock]}" "${args[@]}" "${extra[@]}" 2>&1) && return 0
@@ -128,11 +125,11 @@ for f in "${wls[@]}"; do
 	fi
 	for v in $vlist; do
 		for variant in ${WL[variants]}; do
-			while IFS= read -r pt; do
+			while IFS=$'\t' read -r pt pargs; do
 				point="vcpus=$v"
 				[ "$pt" = none ] || point="$point;$pt"
-				check_point "${WL[bench]}" "$variant" "$point"
-				plan_lines[$v]+="${WL[name]}	${WL[bench]}	$variant	$point	${WL[reps]}	${WL[warmup]}	${WL[clock]}	${WL[args]}
+				check_point "${WL[bench]}" "$variant" "$point" "$pargs"
+				plan_lines[$v]+="${WL[name]}	${WL[bench]}	$variant	$point	${WL[reps]}	${WL[warmup]}	${WL[clock]}	${WL[args]}	$pargs
 "
 			done < <(wl_points)
 		done
@@ -192,7 +189,7 @@ kb_say "plan: estimated total $(fmt_min "$est")$([ "$est" != "?" ] || echo " (ea
 for v in "${groups[@]}"; do
 	pd=$run/payload/v$v
 	mkdir -p "$pd/bin"
-	cp "$top/build/bench/kbbench" "$pd/bin/"
+	cp "$top/build/bench/kbbench" "$top/bench/perfstat2csv.sh" "$pd/bin/"
 	cp "$top/guest/run.sh" "$pd/run"
 	cp "$top/guest/profile.sh" "$pd/profile.sh"
 	printf '%s' "${plan_lines[$v]}" >"$pd/plan.tsv"

@@ -80,8 +80,10 @@ wl_load() {
 	return 0
 }
 
-# The in-guest parameter points (every matrix.* but vcpus), one per line,
-# as "k=v;k2=v2" ("none" when there is none).
+# The in-guest parameter points (every matrix.* but vcpus), one per line:
+# the label "k=v;k2=v2" ("none" when there is none), a tab, and the
+# bench's arguments for it ("--k v --k2 v2"). Parsed here, once: the host
+# check and the guest use the arguments as they are.
 wl_points() {
 	local -a params=() key
 	for key in "${!WL[@]}"; do
@@ -91,19 +93,23 @@ wl_points() {
 		esac
 	done
 	if [ "${#params[@]}" -eq 0 ]; then
-		echo none
+		printf 'none\t\n'
 		return
 	fi
-	local -a points=("")
-	local p v pt
+	local -a points=("") args=("")
+	local p v i
 	for p in $(printf '%s\n' "${params[@]}" | sort); do
-		local -a next=()
-		for pt in "${points[@]}"; do
+		local -a next=() nargs=()
+		for i in "${!points[@]}"; do
 			for v in ${WL[matrix.$p]}; do
-				next+=("${pt:+$pt;}$p=$v")
+				next+=("${points[$i]:+${points[$i]};}$p=$v")
+				nargs+=("${args[$i]:+${args[$i]} }--$p $v")
 			done
 		done
 		points=("${next[@]}")
+		args=("${nargs[@]}")
 	done
-	printf '%s\n' "${points[@]}"
+	for i in "${!points[@]}"; do
+		printf '%s\t%s\n' "${points[$i]}" "${args[$i]}"
+	done
 }

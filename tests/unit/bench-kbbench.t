@@ -190,12 +190,12 @@ fi
 printf '# started on Thu Dec  3 11:09:55 2026\n\n1.93,msec,task-clock,1930922,100.00,0.705,CPUs utilized\n0,,context-switches,1930922,100.00,0.000,/sec\n62,,page-faults,1930922,100.00,32.109,K/sec\n' >"$tmp/perf.txt"
 check "perfstat2csv.sh converts perf stat -x, output" 0 "$p2c" --workload procirq-read \
 	--variant patched --point vcpus=1 --clock icount "$tmp/perf.txt"
-printf 'procirq-read,patched,vcpus=1,task_clock_ms,ms,lower,icount,0,1.93\nprocirq-read,patched,vcpus=1,context_switches,count,none,icount,0,0\nprocirq-read,patched,vcpus=1,page_faults,count,none,icount,0,62\n' >"$tmp/want"
+printf 'procirq-read,patched,vcpus=1,run_task_clock_ms,ms,lower,icount,0,1.93\nprocirq-read,patched,vcpus=1,run_context_switches,count,none,icount,0,0\nprocirq-read,patched,vcpus=1,run_page_faults,count,none,icount,0,62\n' >"$tmp/want"
 if cmp -s "$tmp/out" "$tmp/want"; then ok 0 "perfstat2csv.sh rows (task clock lower, event counts none)"; else ok 1 "perfstat2csv.sh rows"; diff "$tmp/want" "$tmp/out" | sed 's/^/# /'; fi
 printf '5,,cycles:u,1,100.00,,\n7,,instructions,1,100.00,,\n' >"$tmp/perf.hw"
 check "perfstat2csv.sh with cycles and instructions" 0 "$p2c" --workload a --variant b \
 	--point none --clock wall "$tmp/perf.hw"
-if [ "$(cut -d, -f4,6 "$tmp/out" | tr '\n' ' ')" = "cycles_u,lower instructions,lower " ]; then
+if [ "$(cut -d, -f4,6 "$tmp/out" | tr '\n' ' ')" = "run_cycles_u,lower run_instructions,lower " ]; then
 	ok 0 "... both are costs (lower)"
 else
 	ok 1 "... both are costs (lower)"

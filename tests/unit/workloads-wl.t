@@ -38,9 +38,9 @@ QUICK=1 wl_load "$tmp/demo.wl"
 [ "${WL[reps]}" = 5 ] && r=0 || r=1
 ok "$r" "QUICK=1 applies quick.reps"
 QUICK=0 wl_load "$tmp/demo.wl"
-pts=$(wl_points | tr '\n' ' ')
-[ "$pts" = "key=8;max=1024 key=32;max=1024 " ] && r=0 || r=1
-ok "$r" "the in-guest matrix is the product of non-vcpus params ($pts)"
+pts=$(wl_points | tr '\t\n' '| ')
+[ "$pts" = "key=8;max=1024|--key 8 --max 1024 key=32;max=1024|--key 32 --max 1024 " ] && r=0 || r=1
+ok "$r" "the in-guest matrix is the product of non-vcpus params, each point with its label and bench arguments ($pts)"
 [ "${WL[clock]}" = icount ] && [ "${WL[warmup]}" = 2 ] && r=0 || r=1
 ok "$r" "defaults: clock icount, warmup 2"
 

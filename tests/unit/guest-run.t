@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# guest/run.sh, the payload's runner, on the host (it only reads
+# /proc/interrupts): a plan line's bench arguments arrive as data, every
+# sample lands in the workload's CSV, and perf stat's counters of the
+# whole invocation come back as run_* rows (rep 0) in the same CSV.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+echo "1..4"
+for t in perf jq; do
+	command -v "$t" >/dev/null || { echo "Bail out! $t not found (make deps)"; exit 1; }
+done
+make -s -C "$top" bench-tools >/dev/null 2>"$tmp/make.err" || {
+	echo "Bail out! make bench-tools failed: $(tail -n 1 "$tmp/make.err")"
+	exit 1
+}
+mkdir -p "$tmp/p/bin" "$tmp/r"
+cp "$top/build/bench/kbbench" "$top/bench/perfstat2csv.sh" "$tmp/p/bin/"
+cp "$top/guest/run.sh" "$tmp/p/run"
+printf 'procirq-read\tprocirq_read\tdefault\tvcpus=1;loops=5\t3\t1\ticount\t--perf\t--loops 5\n' >"$tmp/p/plan.tsv"
+rc=0
+sh "$tmp/p/run" "$tmp/r" >"$tmp/out" 2>&1 || rc=$?
+ok "$rc" "the runner runs the plan (exit $rc)"
+[ "$rc" = 0 ] || diag "$(cat "$tmp/out")" "$(cat "$tmp"/r/perf/*.err 2>/dev/null)"
+csv=$tmp/r/raw/procirq-read.csv
+[ "$(grep -c ',ns_per_read,ns,lower,icount,[123],' "$csv")" = 3 ] && r=0 || r=1
+ok "$r" "three samples of ns_per_read at point vcpus=1;loops=5"
+grep -q '^procirq-read,default,vcpus=1;loops=5,run_task_clock_ms,ms,lower,icount,0,' "$csv" && r=0 || r=1
+ok "$r" "perf stat's task-clock of the invocation is a run_task_clock_ms row (rep 0)"
+[ "$(head -n 1 "$csv")" = "workload,variant,point,metric,unit,better,clock,rep,value" ] &&
+	[ "$(grep -c '^workload,' "$csv")" = 1 ] && r=0 || r=1
+ok "$r" "one header, every row in kbbench's CSV layout"
+exit "$fail"
