@@ -52,7 +52,7 @@ jq -s --argjson kernels "$kernels" --argjson shared "$shared" \
 	--arg host_kernel "$(uname -r)" --arg ncpu "$(nproc)" \
 	--argjson wl "$wl_sums" \
 	--arg bench_sha "$(kb_sha256_file "$top/build/bench/kbbench")" '
-	def norm: gsub($run + "/boots/[^ ,/]*/[^ ,/]*\\.irqdisk\\.img"; "<boot>.irqdisk.img")
+	def norm: gsub($run + "/boots/[^ ,/]*/[^ ,/]*\\.disk(?<n>[0-9]+)\\.img"; "<boot>.disk\(.n).img")
 		| gsub($run + "/boots/[^ ,]*/[^ ,/]*/"; "<boot>/")
 		| gsub("/[^ ,]*/kernels/[0-9a-f]+/"; "<kernel>/")
 		| gsub("/[^ ,]*/labels/[^ ,/]+/"; "<kernel>/");

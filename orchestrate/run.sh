@@ -104,7 +104,7 @@ check_point() {
 }
 
 # The plan: for each vCPU count, the plan.tsv lines of every workload.
-declare -A plan_lines=() group_mem=() group_timeout=() group_clock=() group_queues=()
+declare -A plan_lines=() group_mem=() group_timeout=() group_clock=() group_disks=()
 for f in "${wls[@]}"; do
 	wl_load "$f"
 	# CLOCK=, MEM=, BOOT_TIMEOUT= given for the run override every
@@ -141,7 +141,10 @@ for f in "${wls[@]}"; do
 			kb_die "$f: clock ${WL[clock]} conflicts with another workload at vcpus=$v (${group_clock[$v]}); run them separately with WORKLOADS="
 		fi
 		group_clock[$v]=${WL[clock]}
-		[ "${WL[irq_queues]}" = vcpus ] && group_queues[$v]=$v
+		# a boot's disks: those its workloads ask for, each spec once
+		for d in ${WL[disks]}; do
+			case " ${group_disks[$v]:-} " in *" $d "*) ;; *) group_disks[$v]+=" $d" ;; esac
+		done
 	done
 done
 
@@ -218,14 +221,19 @@ for v in "${groups[@]}"; do
 			out=$run/boots/$name/$boot
 			rm -rf "$out"
 			mkdir -p "$(dirname "$out")"
-			irqdisk=$out.irqdisk.img
-			extra=()
-			if [ -n "${group_queues[$v]:-}" ]; then
-				# One queue per vCPU: one interrupt row per queue.
-				truncate -s 1M "$irqdisk"
-				extra=(-drive "file=$irqdisk,if=none,id=kbirq,format=raw"
-					-device "virtio-blk-pci,drive=kbirq,num-queues=$v")
-			fi
+			extra=() disks=() di=0
+			# the workloads' extra disks: 1 MB scratch images, one
+			# queue per vCPU where queues=vcpus (one interrupt row each)
+			for d in ${group_disks[$v]:-}; do
+				di=$((di + 1))
+				q=${d#virtio-blk}
+				q=${q#,queues=}
+				[ "$q" != vcpus ] || q=$v
+				disks+=("$out.disk$di.img")
+				truncate -s 1M "$out.disk$di.img"
+				extra+=(-drive "file=$out.disk$di.img,if=none,id=kbdisk$di,format=raw"
+					-device "virtio-blk-pci,drive=kbdisk$di${q:+,num-queues=$q}")
+			done
 			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}, $(kb_elapsed) elapsed, $(fmt_min "$(left_after $((n - 1)))") left (estimated)"
 			t_boot=$(date +%s)
 			rc=0
@@ -238,7 +246,7 @@ for v in "${groups[@]}"; do
 				--vcpus "$v" --mem "${group_mem[$v]}" \
 				--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
 				${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
-			rm -f "$irqdisk"
+			rm -f "${disks[@]}"
 			t_boot=$(( $(date +%s) - t_boot ))
 			run_sum[$v]=$(( ${run_sum[$v]:-0} + t_boot ))
 			run_cnt[$v]=$(( ${run_cnt[$v]:-0} + 1 ))

@@ -3,7 +3,7 @@
 # this; the cost grows with rows x online CPUs.
 #
 # Each guest gets one extra virtio-blk disk with one queue per vCPU
-# (irq_queues = vcpus), so the number of device interrupt rows grows with
+# (disks = virtio-blk,queues=vcpus), so the number of device interrupt rows grows with
 # the vCPU count: at 64 vCPUs /proc/interrupts has well over 100 rows.
 name = procirq-read
 description = cost of reading /proc/interrupts
@@ -21,6 +21,6 @@ mem = 2048
 # icount: guest time is the instruction count, deterministic on a busy
 # host. Measured spread is below 0.1 % at 1 vCPU and a few % at 64.
 clock = icount
-irq_queues = vcpus
+disks = virtio-blk,queues=vcpus
 timeout = 1800
 quick.timeout = 600

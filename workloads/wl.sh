@@ -11,7 +11,7 @@ declare -gA WL_LINE
 WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
-WL_KEYS="name description bench args variants reps warmup mem clock timeout irq_queues primary"
+WL_KEYS="name description bench args variants reps warmup mem clock timeout disks primary"
 
 wl_known_key() {
 	local k=$1
@@ -66,12 +66,20 @@ wl_load() {
 	done
 	: "${WL[reps]:=10}" "${WL[warmup]:=2}" "${WL[mem]:=2048}"
 	: "${WL[clock]:=icount}" "${WL[timeout]:=900}" "${WL[matrix.vcpus]:=1}"
-	: "${WL[variants]:=default}" "${WL[args]:=}" "${WL[irq_queues]:=0}"
+	: "${WL[variants]:=default}" "${WL[args]:=}" "${WL[disks]:=}"
 	case "${WL[clock]}" in
 	icount | wall) ;;
 	*) kb_die "$file: clock must be icount or wall, not '${WL[clock]}'" ;;
 	esac
-	local n
+	local n d
+	# disks: extra devices of every boot, "virtio-blk[,queues=N|vcpus]" each
+	for d in ${WL[disks]}; do
+		case "$d" in
+		virtio-blk | virtio-blk,queues=vcpus) ;;
+		virtio-blk,queues=[1-9] | virtio-blk,queues=[1-9][0-9] | virtio-blk,queues=[1-9][0-9][0-9]) ;;
+		*) kb_die "$file:${WL_LINE[disks]}: disks: '$d' is not virtio-blk[,queues=N|vcpus] (N = 1..999)" ;;
+		esac
+	done
 	for n in reps warmup mem timeout; do
 		case "${WL[$n]}" in
 		'' | *[!0-9]*) kb_die "$file: $n must be a whole number, not '${WL[$n]}'" ;;

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..12"
+echo "1..14"
 
 # Every shipped workload file loads.
 r=0
@@ -44,6 +44,14 @@ ok "$r" "the in-guest matrix is the product of non-vcpus params, each point with
 [ "${WL[clock]}" = icount ] && [ "${WL[warmup]}" = 2 ] && r=0 || r=1
 ok "$r" "defaults: clock icount, warmup 2"
 
+printf 'name = x\nbench = y\n# extra devices\ndisks = virtio-blk,queues=vcpus virtio-blk,queues=4 virtio-blk\n' >"$tmp/disks.wl"
+(wl_load "$tmp/disks.wl") 2>"$tmp/err" && r=0 || r=1
+ok "$r" "disks: virtio-blk with queues=vcpus, queues=N or none are accepted"
+printf 'name = x\nbench = y\n\ndisks = virtio-blk,queues=lots\n' >"$tmp/disks.wl"
+if (wl_load "$tmp/disks.wl") 2>"$tmp/err"; then r=1; else
+	grep -q "disks.wl:4: disks: 'virtio-blk,queues=lots' is not virtio-blk\[,queues=N|vcpus\]" "$tmp/err" && r=0 || r=1
+fi
+ok "$r" "disks: a bad value is an error naming file:line"
 printf 'name = x\nbench = y\nrepz = 3\n' >"$tmp/typo.wl"
 (wl_load "$tmp/typo.wl") 2>"$tmp/err" && r=1 || r=0
 ok "$r" "an unknown key fails"
