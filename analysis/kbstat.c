@@ -4,9 +4,10 @@
  *
  *   kbstat compare RUN --base L --new L [--floor F] [--seed N] [--reps N] [--out F]
  *   kbstat floor RUN --a L --b L [--seed N] [--reps N] [--out F]
- *   kbstat summary RESULTS.json [--format txt|md]
- *   kbstat dump RUN                 validated samples as TSV (for charts)
- *   kbstat calc median|quartiles|mwu|bh|bootci ARGS   (for the unit tests)
+ *   kbstat summary RESULTS.json [--format txt|md] [--run RUN]
+ *   kbstat dump RUN                 validated samples as TSV
+ *   kbstat table KIND ...           the report's chart and table data (table.c)
+ *   kbstat calc median|quartiles|mwu|bh|bootci|fmt|fmtp ARGS   (for the unit tests)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -16,9 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "json.h"
 #include "raw.h"
+#include "results.h"
 #include "stats.h"
+#include "table.h"
 #include "util.h"
 
 #define DEFAULT_SEED 20241212ULL
@@ -40,11 +44,14 @@ static const char *usage_text =
 	"  kbstat compare RUN --base LABEL --new LABEL [--floor FLOOR.json]\n"
 	"                 [--seed N] [--reps N] [--out RESULTS.json]\n"
 	"  kbstat floor RUN --a LABEL --b LABEL [--seed N] [--reps N] [--out FLOOR.json]\n"
-	"  kbstat summary RESULTS.json [--format txt|md]\n"
+	"  kbstat summary RESULTS.json [--format txt|md] [--run RUN]\n"
 	"  kbstat dump RUN\n"
+	"  kbstat table ratio|scaling|primary|box|rows|profile ... (kbstat table for details)\n"
 	"  kbstat calc median|quartiles V...\n"
 	"  kbstat calc mwu X... -- Y...\n"
 	"  kbstat calc bh P...\n"
+	"  kbstat calc fmt X [LO HI]     X at the digits [LO, HI] supports\n"
+	"  kbstat calc fmtp P            a p-value as the report shows it\n"
 	"  kbstat calc bootci [--seed N] [--reps N] V... [/ V...]...\n";
 
 static int usage(void)
@@ -54,7 +61,7 @@ static int usage(void)
 }
 
 struct opts {
-	const char *run, *base, *new, *floor, *out, *format;
+	const char *run, *base, *new, *floor, *out, *format, *rundir;
 	uint64_t seed;
 	size_t reps;
 };
@@ -117,6 +124,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->out = v;
 		} else if (!strcmp(a, "--format")) {
 			o->format = v;
+		} else if (!strcmp(a, "--run")) {
+			o->rundir = v;
 		} else if (!strcmp(a, "--seed")) {
 			if (parse_u64(a, v, &o->seed))
 				return -1;
@@ -168,25 +177,6 @@ static int out_close(FILE *f, const char *path, char *tmp)
 	}
 	free(tmp);
 	return 0;
-}
-
-/* Natural order, so "n=8" sorts before "n=16". */
-static int natcmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			double x = strtod(a, (char **)&a), y = strtod(b, (char **)&b);
-
-			if (x != y)
-				return x < y ? -1 : 1;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
 }
 
 static const struct raw *sort_raw;
@@ -506,6 +496,29 @@ static void warn(struct warnings *w, const char *fmt, const struct key *k,
 	w->v[w->n++] = xstrdup(buf);
 }
 
+/* A primary metric no sample carries is a typo in the workload file. */
+static void primary_check(const struct primary_tab *pt, const struct raw *raw,
+			  struct warnings *w)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < pt->n; i++) {
+		for (j = 0; j < pt->wl[i].n; j++) {
+			struct key miss = { .workload = pt->wl[i].workload,
+					    .variant = "", .point = "",
+					    .metric = pt->wl[i].metric[j] };
+
+			for (k = 0; k < raw->nkeys; k++)
+				if (!strcmp(raw->keys[k].workload, miss.workload) &&
+				    !strcmp(raw->keys[k].metric, miss.metric))
+					break;
+			if (k == raw->nkeys)
+				warn(w, "%s%s%s/%s: primary metric of the workload file has no samples in this run%.0s",
+				     &miss, "");
+		}
+	}
+}
+
 static int load_labels(const char *run, struct opts *o, struct raw *raw,
 		       size_t kern[2], const char *what)
 {
@@ -577,6 +590,7 @@ static int cmd_compare(int argc, char **argv)
 	struct floor_tab ft = { 0 }, *ftp = NULL;
 	struct jval *fj = NULL;
 	struct warnings w = { 0 };
+	struct primary_tab pt;
 	struct cmp *c;
 	size_t kern[2], *idx, i, ntest = 0, j;
 	double *p, *adj;
@@ -601,6 +615,9 @@ static int cmd_compare(int argc, char **argv)
 		ft = (struct floor_tab){ fl->items, fl->n };
 		ftp = &ft;
 	}
+	if (primary_load(o.run, &pt))
+		return 1;
+	primary_check(&pt, &raw, &w);
 	idx = sorted_keys(&raw);
 	c = xmalloc((raw.nkeys + 1) * sizeof(*c));
 	p = xmalloc((raw.nkeys + 1) * sizeof(*p));
@@ -714,7 +731,10 @@ static int cmd_compare(int argc, char **argv)
 		jw_kstr(f, "verdict", c[i].verdict);
 		fputc(',', f);
 		jw_kstr(f, "why", c[i].why[0] ? c[i].why : NULL);
-		fputc('}', f);
+		/* the report leads with these (RUN/workloads/NAME.wl "primary =") */
+		fprintf(f, ",\"primary\":%s}",
+			primary_is(&pt, kk->workload, kk->metric,
+				   kk->better != BETTER_NONE) ? "true" : "false");
 	}
 	fputs("\n],\"warnings\":[", f);
 	for (i = 0; i < w.n; i++) {
@@ -804,149 +824,30 @@ static int cmd_floor(int argc, char **argv)
 
 /* ---- summary tables ---- */
 
-static void fmt_num(char *b, size_t n, double x)
-{
-	if (isnan(x))
-		snprintf(b, n, "-");
-	else if (fabs(x) >= 1e4 && fabs(x) < 1e15)
-		snprintf(b, n, "%.0f", x);
-	else
-		snprintf(b, n, "%.5g", x);
-}
-
-static void fmt_p(char *b, size_t n, double p)
-{
-	if (isnan(p))
-		snprintf(b, n, "-");
-	else if (p < 1e-4)
-		snprintf(b, n, "%.1e", p);
-	else
-		snprintf(b, n, "%.4f", p);
-}
-
 #define NCOLS 9
 
-static const struct jval *r_at(const struct jval *res, size_t i)
+static void print_cells(char *const *cell, const size_t *wid, int md)
 {
-	return &res->items[i];
-}
+	size_t c;
 
-static int cmd_summary(int argc, char **argv)
-{
-	struct opts o = { 0 };
-	const struct jval *res, *warns;
-	struct jval *j;
-	const char *base, *new, *floor_file;
-	char *(*cell)[NCOLS], hdr[NCOLS][80], buf[512], *info;
-	size_t wid[NCOLS] = { 0 }, i, c, nclock = 0;
-	const char *clocks[4];
-	int md;
-	double fmin = NAN, fmax_ = NAN;
-
-	if (parse_opts(argc, argv, &o) || !o.run)
-		return usage();
-	md = !strcmp(o.format, "md");
-	if (!md && strcmp(o.format, "txt")) {
-		fprintf(stderr, "kbstat: --format is txt or md\n");
-		return 2;
-	}
-	j = json_parse_file(o.run);
-	if (!j)
-		return 1;
-	res = json_get(j, "results");
-	base = json_str(j, "base");
-	new = json_str(j, "new");
-	if (!res || res->type != J_ARR || !base || !new) {
-		fprintf(stderr, "kbstat: error: %s: not a kbstat results file\n", o.run);
-		return 1;
-	}
-	floor_file = json_str(j, "floor_file");
-	snprintf(hdr[0], 80, "workload");
-	snprintf(hdr[1], 80, "point");
-	snprintf(hdr[2], 80, "metric");
-	snprintf(hdr[3], 80, "%.70s", base);
-	snprintf(hdr[4], 80, "%.70s", new);
-	snprintf(hdr[5], 80, "ratio [95%% CI]");
-	snprintf(hdr[6], 80, "p (BH)");
-	snprintf(hdr[7], 80, "verdict");
-	snprintf(hdr[8], 80, "clock");
-	for (c = 0; c < NCOLS; c++)
-		wid[c] = strlen(hdr[c]);
-	cell = xmalloc((res->n + 1) * sizeof(*cell));
-	info = xmalloc((res->n + 1) * sizeof(*info));
-	for (i = 0; i < res->n; i++) {
-		const struct jval *r = &res->items[i];
-		const char *v = json_str(r, "variant"), *clk = json_str(r, "clock");
-		const char *unit = json_str(r, "unit");
-		char a[64], b[64], cc[64];
-		double me = json_num(r, "min_effect");
-		size_t k;
-
-		info[i] = json_str(r, "better") && !strcmp(json_str(r, "better"), "none");
-		if (*(v ? v : ""))
-			snprintf(buf, sizeof(buf), "%s/%s", json_str(r, "workload"), v);
-		else
-			snprintf(buf, sizeof(buf), "%s", json_str(r, "workload"));
-		cell[i][0] = xstrdup(buf);
-		cell[i][1] = xstrdup(json_str(r, "point") ? json_str(r, "point") : "");
-		if (unit && *unit)
-			snprintf(buf, sizeof(buf), "%s (%s)", json_str(r, "metric"), unit);
-		else
-			snprintf(buf, sizeof(buf), "%s", json_str(r, "metric"));
-		cell[i][2] = xstrdup(buf);
-		fmt_num(a, sizeof(a), json_num(json_get(r, "base"), "median"));
-		cell[i][3] = xstrdup(a);
-		fmt_num(a, sizeof(a), json_num(json_get(r, "new"), "median"));
-		cell[i][4] = xstrdup(a);
-		if (isnan(json_num(r, "estimate"))) {
-			snprintf(buf, sizeof(buf), "-");
-		} else if (json_str(r, "scale") && !strcmp(json_str(r, "scale"), "difference")) {
-			fmt_num(a, sizeof(a), json_num(r, "estimate"));
-			fmt_num(b, sizeof(b), json_num(r, "estimate_ci_lo"));
-			fmt_num(cc, sizeof(cc), json_num(r, "estimate_ci_hi"));
-			snprintf(buf, sizeof(buf), "diff %s [%s, %s]", a, b, cc);
-		} else {
-			snprintf(a, sizeof(a), "%.4f", json_num(r, "estimate"));
-			snprintf(b, sizeof(b), "%.4f", json_num(r, "estimate_ci_lo"));
-			snprintf(cc, sizeof(cc), "%.4f", json_num(r, "estimate_ci_hi"));
-			snprintf(buf, sizeof(buf), "%s [%s, %s]", a, b, cc);
-		}
-		cell[i][5] = xstrdup(buf);
-		fmt_p(a, sizeof(a), json_num(r, "p_adj"));
-		cell[i][6] = xstrdup(a);
-		cell[i][7] = xstrdup(json_str(r, "verdict") ? json_str(r, "verdict") : "?");
-		cell[i][8] = xstrdup(clk ? clk : "?");
-		for (c = 0; c < NCOLS; c++)
-			if (strlen(cell[i][c]) > wid[c])
-				wid[c] = strlen(cell[i][c]);
-		for (k = 0; clk && k < nclock && strcmp(clocks[k], clk); k++)
-			;
-		if (clk && k == nclock && nclock < 4)
-			clocks[nclock++] = clk;
-		if (!isnan(me) && !info[i]) {
-			fmin = isnan(fmin) || me < fmin ? me : fmin;
-			fmax_ = isnan(fmax_) || me > fmax_ ? me : fmax_;
-		}
-	}
-
-	if (md)
-		printf("## kbench: %s vs %s\n\n", base, new);
-	else
-		printf("kbench: %s vs %s\n\n", base, new);
 	for (c = 0; c < NCOLS; c++) {
 		/* numbers right-aligned, text left-aligned */
 		int right = c >= 3 && c <= 6;
 
 		if (md)
-			printf("| %s ", hdr[c]);
+			printf("| %s ", cell[c]);
 		else if (c + 1 == NCOLS)
-			fputs(hdr[c], stdout);
+			fputs(cell[c], stdout);
 		else
-			printf(right ? "%*s" : "%-*s", (int)wid[c], hdr[c]);
-		if (!md && c + 1 < NCOLS)
-			fputs("  ", stdout);
+			printf(right ? "%*s  " : "%-*s  ", (int)wid[c], cell[c]);
 	}
 	puts(md ? "|" : "");
+}
+
+static void print_rule(const size_t *wid, int md)
+{
+	size_t c, i;
+
 	for (c = 0; c < NCOLS; c++) {
 		int right = c >= 3 && c <= 6;
 
@@ -960,26 +861,114 @@ static int cmd_summary(int argc, char **argv)
 		}
 	}
 	puts(md ? "|" : "");
-	for (i = 0; i < res->n; i++) {
-		if (info[i])
-			continue;
-		for (c = 0; c < NCOLS; c++) {
-			int right = c >= 3 && c <= 6;
+}
 
-			if (md)
-				printf("| %s ", cell[i][c]);
-			else if (c + 1 == NCOLS)
-				fputs(cell[i][c], stdout);
-			else
-				printf(right ? "%*s  " : "%-*s  ", (int)wid[c], cell[i][c]);
-		}
-		puts(md ? "|" : "");
+static int cmd_summary(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	const struct jval *warns;
+	struct results rs;
+	const char *floor_file;
+	char *(*cell)[NCOLS], *hdr[NCOLS], buf[512], est[256];
+	size_t wid[NCOLS] = { 0 }, nsec[3] = { 0 }, i, c, nclock = 0, *ord;
+	const char *clocks[4];
+	int md, sec;
+	double fmin = NAN, fmax_ = NAN;
+
+	if (parse_opts(argc, argv, &o) || !o.run)
+		return usage();
+	md = !strcmp(o.format, "md");
+	if (!md && strcmp(o.format, "txt")) {
+		fprintf(stderr, "kbstat: --format is txt or md\n");
+		return 2;
 	}
-	putchar('\n');
-	/* informational metrics: both kernels' medians, after the verdicts */
-	for (i = c = 0; i < res->n; i++) {
-		if (!info[i])
+	if (results_load(o.run, o.rundir, &rs))
+		return 1;
+	floor_file = json_str(rs.j, "floor_file");
+	hdr[0] = "workload";
+	hdr[1] = "point";
+	hdr[2] = "metric";
+	hdr[3] = (char *)rs.base;
+	hdr[4] = (char *)rs.new;
+	hdr[5] = "ratio [95% CI]";
+	hdr[6] = "p (BH)";
+	hdr[7] = "verdict";
+	hdr[8] = "clock";
+	for (c = 0; c < NCOLS; c++)
+		wid[c] = strlen(hdr[c]);
+	cell = xmalloc((rs.n + 1) * sizeof(*cell));
+	for (i = 0; i < rs.n; i++) {
+		const struct row *r = &rs.row[i];
+		double me = json_num(r->r, "min_effect");
+		size_t k;
+
+		nsec[r->sec]++;
+		if (*r->variant)
+			snprintf(buf, sizeof(buf), "%s/%s", r->workload, r->variant);
+		else
+			snprintf(buf, sizeof(buf), "%s", r->workload);
+		cell[i][0] = xstrdup(buf);
+		cell[i][1] = xstrdup(r->point);
+		if (*r->unit)
+			snprintf(buf, sizeof(buf), "%s (%s)", r->metric, r->unit);
+		else
+			snprintf(buf, sizeof(buf), "%s", r->metric);
+		cell[i][2] = xstrdup(buf);
+		fmt_ci(buf, sizeof(buf), r->med[0], r->lo[0], r->hi[0]);
+		cell[i][3] = xstrdup(buf);
+		fmt_ci(buf, sizeof(buf), r->med[1], r->lo[1], r->hi[1]);
+		cell[i][4] = xstrdup(buf);
+		fmt_est(est, sizeof(est), json_num(r->r, "estimate"),
+			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
+		snprintf(buf, sizeof(buf), "%s%s",
+			 !strcmp(r->scale, "difference") && strcmp(est, "-") ? "diff " : "",
+			 est);
+		cell[i][5] = xstrdup(buf);
+		fmt_p(buf, sizeof(buf), json_num(r->r, "p_adj"));
+		cell[i][6] = xstrdup(buf);
+		cell[i][7] = xstrdup(r->verdict);
+		cell[i][8] = xstrdup(r->clock);
+		for (c = 0; c < NCOLS; c++)
+			if (strlen(cell[i][c]) > wid[c])
+				wid[c] = strlen(cell[i][c]);
+		for (k = 0; k < nclock && strcmp(clocks[k], r->clock); k++)
+			;
+		if (k == nclock && nclock < 4)
+			clocks[nclock++] = r->clock;
+		if (!isnan(me) && r->sec != SEC_INFO) {
+			fmin = isnan(fmin) || me < fmin ? me : fmin;
+			fmax_ = isnan(fmax_) || me > fmax_ ? me : fmax_;
+		}
+	}
+
+	if (md)
+		printf("## kbench: %s vs %s\n\n", rs.base, rs.new);
+	else
+		printf("kbench: %s vs %s\n\n", rs.base, rs.new);
+	/*
+	 * Primary metrics (the workload files' "primary =") first, then the
+	 * other judged ones; a title only when there are both.
+	 */
+	ord = results_order(&rs);
+	for (sec = SEC_PRIMARY, i = 0; sec <= SEC_JUDGED; sec++) {
+		size_t end = i + nsec[sec];
+
+		if (!nsec[sec] && (sec == SEC_JUDGED || nsec[SEC_JUDGED]))
 			continue;
+		if (nsec[SEC_PRIMARY] && nsec[SEC_JUDGED])
+			printf("%s%s:\n%s", md ? "### " : "",
+			       sec == SEC_PRIMARY ? "primary metrics" : "other metrics",
+			       md ? "\n" : "");
+		print_cells(hdr, wid, md);
+		print_rule(wid, md);
+		for (; i < end; i++)
+			print_cells(cell[ord[i]], wid, md);
+		putchar('\n');
+	}
+	/* informational metrics: both kernels' medians, after the verdicts */
+	for (c = 0; i < rs.n; i++) {
+		char *const *ce = cell[ord[i]];
+
 		if (!c++) {
 			printf("%sinformational (medians side by side, never judged):\n%s",
 			       md ? "" : "", md ? "\n| workload | point | metric | " : "");
@@ -987,19 +976,20 @@ static int cmd_summary(int argc, char **argv)
 				printf("%s | %s |\n|---|---|---|---:|---:|\n", hdr[3], hdr[4]);
 		}
 		if (md)
-			printf("| %s | %s | %s | %s | %s |\n", cell[i][0], cell[i][1],
-			       cell[i][2], cell[i][3], cell[i][4]);
+			printf("| %s | %s | %s | %s | %s |\n", ce[0], ce[1], ce[2],
+			       ce[3], ce[4]);
 		else
-			printf("  %-*s  %-*s  %-*s  %*s  %*s\n", (int)wid[0], cell[i][0],
-			       (int)wid[1], cell[i][1], (int)wid[2], cell[i][2],
-			       (int)wid[3], cell[i][3], (int)wid[4], cell[i][4]);
+			printf("  %-*s  %-*s  %-*s  %*s  %*s\n", (int)wid[0], ce[0],
+			       (int)wid[1], ce[1], (int)wid[2], ce[2],
+			       (int)wid[3], ce[3], (int)wid[4], ce[4]);
 	}
 	if (c)
 		putchar('\n');
-	printf("%sratio = median(%s) / median(%s) with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: Welch t on the boot medians, ratio = geometric mean of their ratio; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead.\n",
-	       md ? "- " : "", new, base, json_num(j, "boot_effect_p"), json_num(j, "seed"));
-	for (i = c = 0; i < res->n; i++)
-		c += !isnan(json_num(r_at(res, i), "p_adj"));
+	printf("%sratio = median(%s) / median(%s) with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: Welch t on the boot medians, ratio = geometric mean of their ratio; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead. Numbers carry the digits their 95%% CI supports.\n",
+	       md ? "- " : "", rs.new, rs.base, json_num(rs.j, "boot_effect_p"),
+	       json_num(rs.j, "seed"));
+	for (i = c = 0; i < rs.n; i++)
+		c += !isnan(json_num(rs.row[i].r, "p_adj"));
 	printf("%sp: Benjamini-Hochberg adjusted over the %zu tested rows (not the informational ones).\n",
 	       md ? "- " : "", c);
 	if (isnan(fmin))
@@ -1009,27 +999,26 @@ static int cmd_summary(int argc, char **argv)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " to %.1f%%",
 			 fmax_ * 100);
 	printf("%sverdict: better/worse only if the %.0f%% interval lies wholly beyond the noise floor (%s, never below 1%%; floor from %s) and p (BH) < %g; same if it lies wholly inside; otherwise inconclusive. Fewer than %.0f boots or %.0f samples a side: insufficient data.\n",
-	       md ? "- " : "", json_num(j, "decision_level") * 100, buf,
-	       floor_file ? floor_file : "none, default 1%", json_num(j, "alpha"),
-	       json_num(j, "min_boots"), json_num(j, "min_samples"));
-	for (i = 0; i < res->n; i++) {
-		const struct jval *r = &res->items[i];
-		const char *why = json_str(r, "why"), *v = json_str(r, "variant");
+	       md ? "- " : "", json_num(rs.j, "decision_level") * 100, buf,
+	       floor_file ? floor_file : "none, default 1%", json_num(rs.j, "alpha"),
+	       json_num(rs.j, "min_boots"), json_num(rs.j, "min_samples"));
+	for (i = 0; i < rs.n; i++) {
+		const struct row *r = &rs.row[ord[i]];
 
-		if (why)
+		if (r->why)
 			printf("%s%s: %s%s%s %s %s: %s\n", md ? "- " : "",
-			       json_str(r, "verdict"), json_str(r, "workload"),
-			       *(v ? v : "") ? "/" : "", v ? v : "",
-			       json_str(r, "point"), json_str(r, "metric"), why);
+			       r->verdict, r->workload, *r->variant ? "/" : "",
+			       r->variant, r->point, r->metric, r->why);
 	}
 	printf("%sclock:", md ? "- " : "");
 	for (i = 0; i < nclock; i++)
 		printf(" %s", clocks[i]);
 	printf("%s\n", nclock ? "" : " (none)");
-	warns = json_get(j, "warnings");
+	warns = json_get(rs.j, "warnings");
 	for (i = 0; warns && warns->type == J_ARR && i < warns->n; i++)
 		if (warns->items[i].type == J_STR)
 			printf("%swarning: %s\n", md ? "- " : "", warns->items[i].str);
+	free(ord);
 	return 0;
 }
 
@@ -1101,6 +1090,19 @@ static int cmd_calc(int argc, char **argv)
 			return usage();
 		printf("U=%.12g U1=%.12g p=%.12g method=%s\n", m.u, m.u1, m.p,
 		       m.exact ? "exact" : "normal");
+	} else if (!strcmp(what, "fmt") && !split && (n == 1 || n == 3)) {
+		char b[128];
+
+		if (n == 1)
+			fmt_ci(b, sizeof(b), v[0], NAN, NAN);
+		else
+			fmt_est(b, sizeof(b), v[0], v[1], v[2]);
+		puts(b);
+	} else if (!strcmp(what, "fmtp") && !split && n == 1) {
+		char b[64];
+
+		fmt_p(b, sizeof(b), v[0]);
+		puts(b);
 	} else if (!strcmp(what, "bh") && !split && n) {
 		double *adj = xmalloc(n * sizeof(*adj));
 
@@ -1157,6 +1159,8 @@ int main(int argc, char **argv)
 		return cmd_dump(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "calc"))
 		return cmd_calc(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "table"))
+		return cmd_table(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
 		return 0;

@@ -14,7 +14,9 @@
 #                             fragment, SVGs inlined, for index.html
 # The shares in the diff come from folded.txt (every sample's leaf frame),
 # so a symbol outside one kernel's top list still has its exact share.
-# Environment: PROFILE_ROWS (rows of the diff and top tables, default 25).
+# The diff's arithmetic (shares, binomial SE, order) is kbstat table profile.
+# Environment: PROFILE_ROWS (rows of the diff and top tables, default 25),
+# KBSTAT (the kbstat binary; default build/analysis/kbstat, built if needed).
 # No RUN/profile: nothing to do, exit 0. A malformed input is an error that
 # names the file and line (exit 1).
 set -euo pipefail
@@ -42,6 +44,12 @@ if [ ! -d "$run/profile" ]; then
 	exit 0
 fi
 command -v perl >/dev/null || die "perl not found (make deps)"
+kbstat=${KBSTAT:-$top/build/analysis/kbstat}
+if [ -z "${KBSTAT:-}" ]; then
+	make -s -C "$top" analysis-tools >&2 ||
+		die "cannot build kbstat: run 'make analysis-tools' and read its errors"
+fi
+[ -x "$kbstat" ] || die "$kbstat: not found; run 'make analysis-tools'"
 
 tmp=$(mktemp -d "$run/.profile.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -61,56 +69,6 @@ check_folded() {
 		bad = 1
 		exit
 	} END { exit bad }' "$1" >&2 || die "$1 is malformed (see above); re-run the profile"
-}
-
-# Self samples per symbol (the leaf frame of each stack), keyed like perf
-# report: "[k] name" for a kernel frame, "[.] name" otherwise. Prints
-# "key<TAB>samples" and a last "<TAB>total" line.
-self_counts() {
-	LC_ALL=C awk '
-	/^[ \t]*$/ { next }
-	{
-		c = $NF
-		s = $0
-		sub(/[ \t]+[0-9]+$/, "", s)
-		n = split(s, f, ";")
-		leaf = f[n]
-		if (leaf ~ /_\[k\]$/)
-			key = "[k] " substr(leaf, 1, length(leaf) - 4)
-		else
-			key = "[.] " leaf
-		cnt[key] += c
-		total += c
-	}
-	END {
-		for (k in cnt)
-			printf "%s\t%d\n", k, cnt[k]
-		printf "\t%d\n", total
-	}' "$1"
-}
-
-# The diff of two self-count lists: symbol, base %, new %, delta (pp),
-# 2 standard errors of the delta (pp, binomial), base and new samples;
-# sorted by |delta|, then symbol.
-diff_table() {
-	LC_ALL=C awk -F'\t' '
-	FNR == 1 { side++ }
-	$1 == "" { tot[side] = $2; next }
-	{ cnt[side, $1] = $2; sym[$1] = 1 }
-	END {
-		for (s in sym) {
-			a = (tot[1] ? 100 * cnt[1, s] / tot[1] : 0)
-			b = (tot[2] ? 100 * cnt[2, s] / tot[2] : 0)
-			pa = a / 100
-			pb = b / 100
-			se = 0
-			if (tot[1] && tot[2])
-				se = 100 * sqrt(pa * (1 - pa) / tot[1] + pb * (1 - pb) / tot[2])
-			d = b - a
-			printf "%.6f\t%s\t%.4f\t%.4f\t%+.4f\t%.4f\t%d\t%d\n",
-				(d < 0 ? -d : d), s, a, b, d, 2 * se, cnt[1, s], cnt[2, s]
-		}
-	}' "$1" "$2" | sort -t"$(printf '\t')" -k1,1gr -k2,2 | cut -f2-
 }
 
 # "pct<TAB>[k] symbol" rows of a top.txt.
@@ -195,14 +153,10 @@ for tag in "${tags[@]}"; do
 
 	# Diff table, when both kernels have a profile.
 	if [ "${#ok[@]}" = 2 ]; then
-		self_counts "$run/profile/$base/$tag/folded.txt" >"$tmp/self-base"
-		self_counts "$run/profile/$new/$tag/folded.txt" >"$tmp/self-new"
 		tsv=profile-diff-$slug.tsv
-		{
-			printf 'symbol\t%s_pct\t%s_pct\tdelta_pp\ttwo_se_pp\t%s_samples\t%s_samples\n' \
-				"$base" "$new" "$base" "$new"
-			diff_table "$tmp/self-base" "$tmp/self-new"
-		} >"$tmp/$tsv"
+		"$kbstat" table profile "$run/profile/$base/$tag/folded.txt" \
+			"$run/profile/$new/$tag/folded.txt" --labels "$base" "$new" >"$tmp/$tsv" ||
+			die "kbstat table profile failed on $run/profile/*/$tag"
 		diffs+=("$tsv")
 		nsym=$(($(wc -l <"$tmp/$tsv") - 1))
 		shown=$((nsym < rows ? nsym : rows))

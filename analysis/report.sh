@@ -66,14 +66,18 @@ else
 		cat "$tmp/kbstat.log" >&2
 	fi
 fi
-"$kbstat" summary "$tmp/results.json" --format txt >"$tmp/summary.txt"
-"$kbstat" summary "$tmp/results.json" --format md >"$tmp/summary.md"
-"$kbstat" dump "$run" >"$tmp/samples.tsv"
-
-# File-name-safe form of a chart's identity.
-slug() {
-	printf '%s' "$*" | tr -c 'A-Za-z0-9._=-' '_'
-}
+"$kbstat" summary "$tmp/results.json" --format txt --run "$run" >"$tmp/summary.txt"
+"$kbstat" summary "$tmp/results.json" --format md --run "$run" >"$tmp/summary.md"
+# Every number below is shaped by kbstat: formatted rows for the tables,
+# and one .dat per chart with a manifest line (analysis/README.md).
+"$kbstat" table rows "$tmp/results.json" --run "$run" >"$tmp/rows.tsv"
+mkdir "$tmp/dat"
+for kind in primary ratio scaling; do
+	"$kbstat" table "$kind" "$tmp/results.json" --run "$run" --dir "$tmp/dat" >"$tmp/$kind.lst" ||
+		die "kbstat table $kind failed on $run"
+done
+"$kbstat" table box "$tmp/results.json" "$run" --dir "$tmp/dat" >"$tmp/box.lst" ||
+	die "kbstat table box failed on $run"
 
 # gnuplot string literal: escape backslash and double quote.
 gpq() {
@@ -101,6 +105,7 @@ render() {
 }
 
 charts=()
+declare -A chart_w chart_kind
 gp_head() {
 	printf 'set terminal svg size %d,%d noenhanced font "sans,11" background "white"\n' "$1" "$2"
 	printf 'set output "%s"\n' "$3"
@@ -108,137 +113,71 @@ gp_head() {
 	printf 'set grid ytics\nset key outside right top\n'
 }
 
-mapfile -t workloads < <(jq -r '[.results[].workload] | unique | .[]' "$tmp/results.json")
-
-# Ratio chart per workload: new/base with its CI, verdicts marked.
-for w in "${workloads[@]}"; do
-	name=chart-ratio-$(slug "$w")
-	dat=$tmp/$name.dat
-	jq -r --arg w "$w" '.results[] | select(.workload == $w and .ratio != null and .better != "none")
-		| [((if .variant == "" then "" else .variant + " " end) + .point + " " + .metric),
-		   .ratio, .ratio_ci_lo, .ratio_ci_hi, .verdict] | @tsv' \
-		"$tmp/results.json" >"$dat"
-	rows=$(wc -l <"$dat")
-	[ "$rows" -gt 0 ] || continue
-	width=$((rows * 70 + 300))
-	[ "$width" -ge 640 ] || width=640
+# One gnuplot script per manifest line (fields: analysis/README.md).
+# (\x1f, not a tab, between fields: read would merge empty ones)
+while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0 sides; do
+	[ "$name" != name ] || continue
+	dat=$tmp/dat/$name.dat
+	svg=$tmp/$name.svg
 	{
-		gp_head "$width" 480 "$tmp/$name.svg"
-		printf 'set title %s\n' "$(gpq "$w: $new / $base, median ratio with 95% CI")"
-		printf 'set ylabel "ratio"\nset xtics rotate by -30 left\n'
-		printf 'set xrange [-0.5:%d - 0.5]\nset offsets 0, 0, graph 0.1, graph 0.1\n' "$rows"
-		printf 'plot 1 with lines lc rgb "black" dt 2 notitle, \\\n'
-		printf '  "%s" using 0:2:3:4:xticlabels(1) with yerrorbars pt 7 lc rgb "gray40" title "ratio, 95%% CI", \\\n' "$dat"
-		# shellcheck disable=SC2016 # $2 is gnuplot's column 2
-		printf '  "" using 0:(strcol(5) eq "worse" ? $2 : NaN) with points pt 7 ps 1.5 lc rgb "red" title "worse", \\\n'
-		# shellcheck disable=SC2016
-		printf '  "" using 0:(strcol(5) eq "better" ? $2 : NaN) with points pt 7 ps 1.5 lc rgb "forest-green" title "better"\n'
-	} >"$tmp/$name.gp"
-	render "$name" "$tmp/$name.gp" "$tmp/$name.svg"
-done
-
-# Scaling charts: for each numeric parameter of the point with >= 2
-# values, the median (and CI) against it, one line per kernel and
-# variant/other parameters. log-log for n and nfuncs.
-jq -c '
-	[.results[] as $r | select($r.better != "none")
-	 | ($r.point | split(";") | map(select(contains("="))
-		| {k: (split("=")[0]), v: (split("=")[1:] | join("="))})) as $ps
-	 | $ps[] | select(.v | test("^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$")) as $p
-	 | ([$ps[] | select(.k != $p.k) | .k + "=" + .v] | join(";")) as $rest
-	 | ($r.base, $r.new) as $g | select($g.median != null)
-	 | {w: $r.workload, m: $r.metric, u: $r.unit, p: $p.k, x: ($p.v | tonumber),
-	    s: ([$g.label, $r.variant, $rest] | map(select(. != "")) | join(" ")),
-	    y: $g.median, lo: $g.ci_lo, hi: $g.ci_hi}]
-	| group_by([.w, .m, .p]) | .[]
-	| select((map(.x) | unique | length) >= 2)
-	| {w: .[0].w, m: .[0].m, u: .[0].u, p: .[0].p,
-	   series: (group_by(.s) | map({title: .[0].s,
-		pts: (sort_by(.x) | map([.x, .y, (.lo // .y), (.hi // .y)]))}))}
-' "$tmp/results.json" >"$tmp/scaling.jsonl"
-
-while IFS= read -r chart; do
-	w=$(jq -r .w <<<"$chart")
-	m=$(jq -r .m <<<"$chart")
-	u=$(jq -r .u <<<"$chart")
-	p=$(jq -r .p <<<"$chart")
-	name=chart-scaling-$(slug "$w-$m-$p")
-	dat=$tmp/$name.dat
-	jq -r '.series[] | ((.pts[] | @tsv), "", "")' <<<"$chart" >"$dat"
-	mapfile -t titles < <(jq -r '.series[].title' <<<"$chart")
-	{
-		gp_head 800 480 "$tmp/$name.svg"
-		printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, 95% CI)")"
-		printf 'set xlabel %s\nset ylabel %s\n' "$(gpq "$p")" "$(gpq "$m${u:+ ($u)}")"
-		if [ "$p" = n ] || [ "$p" = nfuncs ]; then
-			printf 'set logscale xy\n'
-		fi
-		printf 'set offsets graph 0.05, graph 0.05, 0, 0\n'
-		printf 'plot'
-		for i in "${!titles[@]}"; do
-			[ "$i" = 0 ] || printf ','
-			printf ' \\\n  "%s" index %d using 1:2:3:4 with yerrorlines pt 7 title %s' \
-				"$dat" "$i" "$(gpq "${titles[$i]}")"
-		done
-		printf '\n'
-	} >"$tmp/$name.gp"
-	render "$name" "$tmp/$name.gp" "$tmp/$name.svg"
-done <"$tmp/scaling.jsonl"
-
-# Box plots per workload/variant/metric: every sample of each kernel at
-# each point, divided by the baseline median there so points share an axis.
-jq -r '.results[] | [.workload, .variant, .point, .metric, (.base.median // "")] | @tsv' \
-	"$tmp/results.json" >"$tmp/medians.tsv"
-# (\x1f, not a tab, between fields: read would merge an empty variant)
-jq -r '.results[] | select(.better != "none") | [.workload, .variant, .metric] | join("\u001f")' "$tmp/results.json" |
-	sort -u >"$tmp/boxes.lst"
-while IFS=$'\x1f' read -r w v m; do
-	name=chart-box-$(slug "$w${v:+-$v}-$m")
-	dat=$tmp/$name.dat
-	mapfile -t points < <(awk -F'\t' -v w="$w" -v v="$v" -v m="$m" \
-		'$1 == w && $2 == v && $4 == m { print $3 }' "$tmp/medians.tsv" | sort -uV)
-	[ "${#points[@]}" -gt 0 ] || continue
-	: >"$dat"
-	clauses=()
-	xt=()
-	blk=0
-	for i in "${!points[@]}"; do
-		pt=${points[$i]}
-		xt+=("$(gpq "$pt") $i.2")
-		for side in 0 1; do
-			lab=$base
-			color=royalblue
-			if [ "$side" = 1 ]; then
-				lab=$new
-				color=orange-red
+		case $kind in
+		ratio)
+			width=$((count * 70 + 300))
+			[ "$width" -ge 640 ] || width=640
+			gp_head "$width" 480 "$svg"
+			printf 'set title %s\n' "$(gpq "$w: $new / $base, median ratio with 95% CI")"
+			printf 'set ylabel "ratio"\nset xtics rotate by -30 left\n'
+			printf 'set xrange [-0.5:%d - 0.5]\nset offsets 0, 0, graph 0.1, graph 0.1\n' "$count"
+			printf 'plot 1 with lines lc rgb "black" dt 2 notitle, \\\n'
+			printf '  "%s" using 0:2:3:4:xticlabels(1) with yerrorbars pt 7 lc rgb "gray40" title "ratio, 95%% CI", \\\n' "$dat"
+			# shellcheck disable=SC2016 # $2 is gnuplot's column 2
+			printf '  "" using 0:(strcol(5) eq "worse" ? $2 : NaN) with points pt 7 ps 1.5 lc rgb "red" title "worse", \\\n'
+			# shellcheck disable=SC2016
+			printf '  "" using 0:(strcol(5) eq "better" ? $2 : NaN) with points pt 7 ps 1.5 lc rgb "forest-green" title "better"\n'
+			;;
+		scaling | primary)
+			gp_head 800 480 "$svg"
+			if [ "$kind" = primary ]; then
+				printf 'set title %s\n' "$(gpq "$w: $m, median with 95% CI, $base and $new")"
+			else
+				printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, 95% CI)")"
 			fi
-			awk -F'\t' -v w="$w" -v v="$v" -v m="$m" -v p="$pt" -v k="$lab" '
-				NR == FNR { if ($1 == w && $2 == v && $3 == p && $4 == m) med = $5; next }
-				FNR > 1 && $1 == k && $3 == w && $4 == v && $5 == p && $6 == m {
-					print (med != "" && med != 0) ? $10 / med : $10; n++
-				}
-				END { if (n) printf "\n\n"; exit !n }
-			' "$tmp/medians.tsv" "$tmp/samples.tsv" >>"$dat" || continue
-			title=notitle
-			[ "$i" != 0 ] || title="title $(gpq "$lab")"
-			clauses+=("\"$dat\" index $blk using ($i + $side * 0.4):1:(0.35) with boxplot lc rgb \"$color\" $title")
-			blk=$((blk + 1))
-		done
-	done
-	[ "${#clauses[@]}" -gt 0 ] || continue
-	width=$((${#points[@]} * 90 + 320))
-	[ "$width" -ge 640 ] || width=640
-	{
-		gp_head "$width" 480 "$tmp/$name.svg"
-		printf 'set title %s\n' "$(gpq "$w${v:+ $v}: $m, samples / $base median at each point")"
-		printf 'set ylabel "relative to %s median"\n' "$base"
-		printf 'set style fill solid 0.25 border\nset style boxplot outliers pointtype 7\n'
-		printf 'set pointsize 0.4\nset xrange [-0.6:%s.0]\n' "${#points[@]}"
-		printf 'set xtics rotate by -30 left (%s)\n' "$(IFS=,; printf '%s' "${xt[*]}")"
-		printf 'plot %s\n' "$(IFS=,; printf '%s' "${clauses[*]}")"
+			printf 'set xlabel %s\nset ylabel %s\n' "$(gpq "${p:-point}")" "$(gpq "$m${u:+ ($u)}")"
+			[ "$logx" = 0 ] || printf 'set logscale x\n'
+			[ "$logy" = 0 ] || printf 'set logscale y\n'
+			# a count or a time is never negative: neither is its axis
+			[ "$xmin0" = 0 ] || printf 'set xrange [0<*:]\n'
+			[ "$ymin0" = 0 ] || printf 'set yrange [0<*:]\n'
+			printf 'set offsets graph 0.05, graph 0.05, 0, 0\n'
+			using=1:2:3:4
+			[ -n "$p" ] || using=1:2:3:4:xtic\(5\)
+			printf 'plot for [i=0:%d] "%s" index i using %s with yerrorlines pt 7 title columnheader(1)\n' \
+				"$((blocks - 1))" "$dat" "$using"
+			;;
+		box)
+			width=$((count * 90 + 320))
+			[ "$width" -ge 640 ] || width=640
+			first_b=${sides%%b*}
+			first_n=${sides%%n*}
+			gp_head "$width" 480 "$svg"
+			printf 'set title %s\n' "$(gpq "$w${v:+ $v}: $m, samples / $base median at each point")"
+			printf 'set ylabel %s\n' "$(gpq "relative to $base median")"
+			printf 'set style fill solid 0.25 border\nset style boxplot outliers pointtype 7\n'
+			printf 'set pointsize 0.4\nset xrange [-0.6:%s.0]\nset xtics rotate by -30 left\n' "$count"
+			printf 'sides = "%s"\n' "$sides"
+			printf 'plot for [i=0:%d] "%s" index i using 1:2:(0.35) with boxplot' "$((blocks - 1))" "$dat"
+			printf ' lc rgb (substr(sides, i + 1, i + 1) eq "b" ? "royalblue" : "orange-red")'
+			printf ' title (i == %d ? %s : i == %d ? %s : ""), \\\n' \
+				"${#first_b}" "$(gpq "$base")" "${#first_n}" "$(gpq "$new")"
+			printf '  "%s" index %d using 1:(NaN):xtic(2) notitle\n' "$dat" "$blocks"
+			;;
+		*) die "kbstat table: unknown chart kind '$kind' for $name" ;;
+		esac
 	} >"$tmp/$name.gp"
-	render "$name" "$tmp/$name.gp" "$tmp/$name.svg"
-done <"$tmp/boxes.lst"
+	render "$name" "$tmp/$name.gp" "$svg"
+	chart_w[$name]=$w
+	chart_kind[$name]=$kind
+done < <(cat "$tmp/primary.lst" "$tmp/ratio.lst" "$tmp/scaling.lst" "$tmp/box.lst" | tr '\t' '\037')
 
 # ---- PROFILE=1: top symbols, diff table and flame graphs ----
 if [ -d "$run/profile" ]; then
@@ -256,15 +195,71 @@ inline_svg() {
 	sed -n '/<svg/,$p' "$1" | sed -E \
 		-e "s/id=\"([^\"]+)\"/id=\"$2-\\1\"/g" \
 		-e "s/href=\"#([^\"]+)\"/href=\"#$2-\\1\"/g" \
-		-e "s/url\\(#([^)]+)\\)/url(#$2-\\1)/g"
+		-e "s/url\\(#([^)]+)\\)/url(#$2-\\1)/g" \
+		-e "s/id='([^']+)'/id='$2-\\1'/g" \
+		-e "s/href='#([^']+)'/href='#$2-\\1'/g"
 }
 
+# Table rows from rows.tsv (kbstat table rows; its header names the
+# columns), escaped for HTML. MODE: headline (one workload's primary
+# rows), judged (every judged row, primary first) or info.
+rows_html() {
+	awk -F'\t' -v mode="$1" -v want="${2:-}" '
+	function h(s) {
+		gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
+		gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
+		return s
+	}
+	function td(s) { return "<td>" h(s) "</td>" }
+	function num(s) { return "<td class=\"num\">" h(s) "</td>" }
+	function verdict() {
+		return "<td class=\"verdict\">" h(c["verdict"]) \
+			(c["why"] != "" ? "<br><small>" h(c["why"]) "</small>" : "") "</td>"
+	}
+	NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; next }
+	{
+		for (i = 1; i <= NF; i++) c[col[i]] = $i
+		split(c["verdict"], vw, " ")
+		tr = "<tr class=\"" vw[1] "\">"
+		if (mode == "headline" && c["section"] == "primary" && c["workload"] == want)
+			print tr td(c["variant"]) td(c["point"]) td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
+				num(c["base"]) num(c["new"]) num(c["estimate"]) verdict() "</tr>"
+		else if (mode == "judged" && c["section"] != "informational")
+			print tr td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) td(c["unit"]) \
+				td(c["better"] (c["section"] == "primary" ? ", primary" : "")) num(c["n"]) \
+				num(c["base"]) num(c["new"]) num(c["estimate"]) num(c["p"]) num(c["p_adj"]) \
+				num(c["min_effect"] " (" c["floor_source"] ")") verdict() td(c["clock"]) "</tr>"
+		else if (mode == "info" && c["section"] == "informational")
+			print "<tr>" td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) \
+				td(c["unit"]) num(c["base"]) num(c["new"]) "</tr>"
+	}' "$tmp/rows.tsv"
+}
+
+# Figures of the charts of one workload and kind.
+figures() {
+	local c
+	for c in "${charts[@]}"; do
+		if [ "${chart_w[$c]}" != "$1" ] || [ "${chart_kind[$c]}" != "$2" ]; then
+			continue
+		fi
+		nfig=$((nfig + 1))
+		printf '<figure id="%s">\n' "$c"
+		inline_svg "$tmp/$c.svg" "c$nfig"
+		printf '<figcaption>%s.svg</figcaption></figure>\n' "$c"
+	done
+}
+
+mapfile -t workloads < <(awk -F'\t' 'NR > 1 && !seen[$2]++ { print $2 }' "$tmp/rows.tsv")
+mapfile -t headline < <(awk -F'\t' 'NR > 1 && $1 == "primary" && !seen[$2]++ { print $2 }' "$tmp/rows.tsv")
 clocks=$(jq -r '[.results[].clock] | unique | join(", ")' "$tmp/results.json")
 if [ -n "$floor" ]; then
 	floor_text="noise floor from $floor (per metric, never below 1 %)"
 else
 	floor_text="no floor file: minimum effect 1 % (run make calibrate for an A/A floor)"
 fi
+hb=$(printf '%s' "$base" | html_escape)
+hn=$(printf '%s' "$new" | html_escape)
+nfig=0
 
 {
 	cat <<EOF
@@ -277,66 +272,66 @@ fi
 body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
-td.num { text-align: right; font-family: monospace; }
+td.num { text-align: right; font-family: monospace; white-space: nowrap; }
 tr.worse td { background: #fdd; }
 tr.better td { background: #dfd; }
 tr.insufficient td { background: #eee; color: #666; }
 tr.inconclusive td { background: #ffe; }
+section.headline { border-left: 4px solid #888; padding-left: 1em; margin: 1.5em 0; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 figure { margin: 1em 0; }
 </style>
 </head>
 <body>
-<h1>kbench: $(printf '%s vs %s' "$new" "$base" | html_escape)</h1>
+<h1>kbench: $hn vs $hb</h1>
 <p>Run <code>$(printf '%s' "$run" | html_escape)</code>.
 Clock: <b>$(printf '%s' "$clocks" | html_escape)</b>.
 Minimum effect: $(printf '%s' "$floor_text" | html_escape).</p>
-<p>Ratio = median($(printf '%s' "$new" | html_escape)) / median($(printf '%s' "$base" | html_escape))
+<h2 id="headline">Headline</h2>
+<p>Per workload, its primary metric (the workload file's <code>primary =</code>;
+without one, every judged metric): the ratio median($hn) / median($hb)
+with its 95 % CI and the verdict at each point, then the medians against
+the workload's main parameter. Numbers carry the digits their CI supports.</p>
+EOF
+	for w in "${headline[@]}"; do
+		printf '<section class="headline" id="headline-%s">\n<h3>%s</h3>\n' \
+			"$(printf '%s' "$w" | tr -c 'A-Za-z0-9._=-' '_')" "$(printf '%s' "$w" | html_escape)"
+		printf '<table class="headline">\n<tr><th>variant</th><th>point</th><th>metric</th>'
+		printf '<th>%s median [95%% CI]</th><th>%s median [95%% CI]</th><th>ratio [95%% CI]</th><th>verdict</th></tr>\n' "$hb" "$hn"
+		rows_html headline "$w"
+		printf '</table>\n'
+		figures "$w" primary
+		printf '</section>\n'
+	done
+	[ "${#headline[@]}" -gt 0 ] || echo "<p>No judged metric in this run.</p>"
+	cat <<EOF
+<h2>Results</h2>
+<p>Every judged metric, the primary ones first. Ratio = median($hn) / median($hb)
 with a 95 % CI. Where a side's boots differ (Kruskal-Wallis across boots
 p &lt; 0.2) the boot is the unit: Welch's t on the boot medians (logged),
 the ratio their geometric mean; otherwise the sample is: a bootstrap of
 the samples and Mann-Whitney U. A metric with zero or negative samples
-compares the difference of the medians. p is Benjamini-Hochberg adjusted
-over all rows. Verdict: better/worse only when the 90 % interval (its
-ends are one-sided 95 % bounds) lies wholly beyond the minimum effect and
-p (BH) &lt; 0.05; same when it lies wholly inside; otherwise inconclusive,
-with what would settle it. Fewer than 3 boots or 5 samples a side gives
-"insufficient data". The per-kernel median CIs resample boots, then
-samples within boots.</p>
-<h2>Results</h2>
+compares the difference of the medians. p (BH) is Benjamini-Hochberg
+adjusted over all rows; a p below 1e-6 shows as &lt; 1e-6. Verdict:
+better/worse only when the 90 % interval (its ends are one-sided 95 %
+bounds) lies wholly beyond the minimum effect and p (BH) &lt; 0.05; same
+when it lies wholly inside; otherwise inconclusive, with what would
+settle it. Fewer than 3 boots or 5 samples a side gives "insufficient
+data". The per-kernel median CIs resample boots, then samples within
+boots.</p>
 <table>
 <tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th><th>better</th>
-<th>n</th><th>$(printf '%s' "$base" | html_escape) median [95% CI]</th>
-<th>$(printf '%s' "$new" | html_escape) median [95% CI]</th>
+<th>n</th><th>$hb median [95% CI]</th><th>$hn median [95% CI]</th>
 <th>ratio [95% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th><th>clock</th></tr>
 EOF
-	jq -r '
-		def f: if . == null then "-" else (. * 1e6 | round / 1e6 | tostring) end;
-		def fp: if . == null then "-" elif . < 1e-4 then (. | tostring) else (. * 1e4 | round / 1e4 | tostring) end;
-		def g(s): "\(s.median | f) [\(s.ci_lo | f), \(s.ci_hi | f)]";
-		.results[] | select(.better != "none") |
-		"<tr class=\"\(.verdict | split(" ")[0])\"><td>\(.workload | @html)</td><td>\(.variant | @html)</td>" +
-		"<td>\(.point | @html)</td><td>\(.metric | @html)</td><td>\(.unit | @html)</td><td>\(.better)</td>" +
-		"<td class=\"num\">\(.base.n)/\(.new.n)</td><td class=\"num\">\(g(.base))</td><td class=\"num\">\(g(.new))</td>" +
-		"<td class=\"num\">\(if .scale == "difference" then "diff " else "" end)\(.estimate | f) [\(.estimate_ci_lo | f), \(.estimate_ci_hi | f)]</td>" +
-		"<td class=\"num\">\(.p | fp)</td><td class=\"num\">\(.p_adj | fp)</td>" +
-		"<td class=\"num\">\(.min_effect * 100 | . * 100 | round / 100 | tostring)% (\(.floor_source | @html))</td>" +
-		"<td>\(.verdict | @html)\(if .why then "<br><small>" + (.why | @html) + "</small>" else "" end)</td><td>\(.clock | @html)</td></tr>"
-	' "$tmp/results.json"
+	rows_html judged
 	echo "</table>"
-	if jq -e 'any(.results[]; .better == "none")' "$tmp/results.json" >/dev/null; then
+	if awk -F'\t' '$1 == "informational" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then
 		echo "<h2>Informational metrics</h2>"
 		echo "<p>Counts and sizes (rows, bytes, columns): both kernels' medians side by side; no test, no verdict.</p>"
 		echo "<table><tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th>"
-		printf '<th>%s median</th><th>%s median</th></tr>\n' "$(printf '%s' "$base" | html_escape)" \
-			"$(printf '%s' "$new" | html_escape)"
-		jq -r '
-			def f: if . == null then "-" else (. * 1e6 | round / 1e6 | tostring) end;
-			.results[] | select(.better == "none") |
-			"<tr><td>\(.workload | @html)</td><td>\(.variant | @html)</td><td>\(.point | @html)</td>" +
-			"<td>\(.metric | @html)</td><td>\(.unit | @html)</td>" +
-			"<td class=\"num\">\(.base.median | f)</td><td class=\"num\">\(.new.median | f)</td></tr>"
-		' "$tmp/results.json"
+		printf '<th>%s median [95%% CI]</th><th>%s median [95%% CI]</th></tr>\n' "$hb" "$hn"
+		rows_html info
 		echo "</table>"
 	fi
 	if [ "$(jq '.warnings | length' "$tmp/results.json")" -gt 0 ]; then
@@ -348,19 +343,11 @@ EOF
 	html_escape <"$tmp/summary.txt"
 	echo "</pre>"
 	echo "<h2>Charts</h2>"
-	n=0
 	for w in "${workloads[@]}"; do
 		printf '<h3>%s</h3>\n' "$(printf '%s' "$w" | html_escape)"
-		for c in "${charts[@]}"; do
-			case $c in
-			chart-ratio-"$(slug "$w")" | chart-scaling-"$(slug "$w")"-* | chart-box-"$(slug "$w")"-*) ;;
-			*) continue ;;
-			esac
-			n=$((n + 1))
-			printf '<figure id="%s">\n' "$c"
-			inline_svg "$tmp/$c.svg" "c$n"
-			printf '<figcaption>%s.svg</figcaption></figure>\n' "$c"
-		done
+		figures "$w" ratio
+		figures "$w" scaling
+		figures "$w" box
 	done
 	[ ! -f "$run/profile.html" ] || cat "$run/profile.html"
 	if [ -f "$run/fingerprint.json" ]; then

@@ -3,6 +3,7 @@
  * Allocation helpers: kbstat is a short-lived tool, so running out of
  * memory ends it with a message instead of a check at every call.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,4 +36,23 @@ char *xstrdup(const char *s)
 	size_t n = strlen(s) + 1;
 
 	return memcpy(xmalloc(n), s, n);
+}
+
+/* Natural order, so "n=8" sorts before "n=16". */
+int natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			double x = strtod(a, (char **)&a), y = strtod(b, (char **)&b);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
 }

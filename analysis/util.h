@@ -11,5 +11,7 @@
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* Natural order, so "n=8" sorts before "n=16". */
+int natcmp(const char *a, const char *b);
 
 #endif

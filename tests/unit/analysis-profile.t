@@ -12,6 +12,9 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/fixtures/analysis/lib.sh
 . "$top/tests/fixtures/analysis/lib.sh"
 need perl awk dash shellcheck xmllint python3 perf
+build_kbstat
+# profile.sh calls kbstat table profile for the diff
+export KBSTAT=$kbstat
 
 fx=$top/tests/fixtures/profile
 gp=$top/guest/profile.sh

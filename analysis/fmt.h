@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Numbers as a report shows them (fmt.c): no more digits than the
+ * confidence interval supports, p-values to two significant digits.
+ */
+#ifndef KBSTAT_FMT_H
+#define KBSTAT_FMT_H
+
+#include <stddef.h>
+
+/* Below this a p-value is shown as "< 1e-6": the tails are not that exact. */
+#define P_FLOOR 1e-6
+
+/* x rounded to what [lo, hi] supports; "-" for NaN. */
+void fmt_ci(char *b, size_t n, double x, double lo, double hi);
+/* "x [lo, hi]", all three at the precision the interval supports. */
+void fmt_est(char *b, size_t n, double x, double lo, double hi);
+/* "< 1e-6", or two significant digits ("0.012", "3.4e-5"); "-" for NaN. */
+void fmt_p(char *b, size_t n, double p);
+
+#endif

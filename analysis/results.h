@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A results.json as the report reads it (results.c), and the primary
+ * metrics the run's workload files name (RUN/workloads/NAME.wl, "primary =").
+ */
+#ifndef KBSTAT_RESULTS_H
+#define KBSTAT_RESULTS_H
+
+#include <stddef.h>
+
+#include "json.h"
+
+struct wl_primary {
+	char *workload;
+	char **metric;
+	size_t n;
+};
+
+struct primary_tab {
+	struct wl_primary *wl;	/* only workloads whose file names a primary */
+	size_t n;
+};
+
+/*
+ * Reads RUN/workloads/NAME.wl (a missing directory is an empty table: an
+ * older run). Returns -1 after an error naming the file.
+ */
+int primary_load(const char *run, struct primary_tab *t);
+/* The workload's "primary =" list, or NULL when it names none. */
+const struct wl_primary *primary_of(const struct primary_tab *t,
+				    const char *workload);
+/*
+ * Whether a metric leads the report: listed as primary, or, when its
+ * workload names none, any judged (not informational) metric.
+ */
+int primary_is(const struct primary_tab *t, const char *workload,
+	       const char *metric, int judged);
+
+/* The order the report shows rows in. */
+enum section { SEC_PRIMARY, SEC_JUDGED, SEC_INFO };
+
+struct row {
+	const struct jval *r;
+	const char *workload, *variant, *point, *metric, *unit, *better;
+	const char *verdict, *why, *clock, *scale;
+	enum section sec;
+	double med[2], lo[2], hi[2];	/* base, new */
+};
+
+struct results {
+	struct jval *j;
+	const char *base, *new;
+	struct row *row;	/* in the file's order */
+	size_t n;
+};
+
+/*
+ * Loads a kbstat results file. With RUN, the primary metrics come from
+ * its workload files; otherwise from each result's "primary" field, and
+ * a file without it (an older kbstat) leads with every judged metric.
+ */
+int results_load(const char *path, const char *run, struct results *rs);
+/* Row indices: primary, then other judged, then informational; stable. */
+size_t *results_order(const struct results *rs);
+
+#endif
