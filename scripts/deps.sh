@@ -19,7 +19,7 @@ PKGS=(
 	# analysis and reports
 	gnuplot-nox jq libxml2-utils
 	# tests
-	perl shellcheck
+	perl shellcheck chromium
 )
 
 missing=()

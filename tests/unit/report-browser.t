@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# index.html in a real browser (headless Chromium): the headline and the
+# primary chart are in the rendered DOM, the page logs no console message
+# (it has no script; a message means a failed load or a bad construct)
+# and makes no network request. A control page with an external stylesheet,
+# image and a console.error proves the two detectors see what they look for.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/fixtures/analysis/lib.sh
+. "$top/tests/fixtures/analysis/lib.sh"
+need jq perl gnuplot
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+	echo "Bail out! chromium not found (make deps)"
+	exit 1
+fi
+build_kbstat
+
+# Blink's resource loads carry this traffic annotation in the NetLog;
+# Chromium's own background requests (updates, accounts) carry others.
+PAGE_LOAD=101845102
+
+# render PAGE NAME: DOM to NAME.dom, stderr to NAME.err, NetLog to NAME.net.
+# No name resolves, so nothing leaves the host even if the page asks.
+render() {
+	timeout 50 "$chromium" --headless --disable-gpu --no-sandbox --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--disable-default-apps --user-data-dir="$tmp/profile-$2" \
+		--host-resolver-rules='MAP * ~NOTFOUND' --log-net-log="$tmp/$2.net" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$1" >"$tmp/$2.dom" 2>"$tmp/$2.err"
+}
+
+# Page requests (URLs) in a NetLog.
+page_requests() {
+	grep -o "{[^{}]*\"traffic_annotation\":$PAGE_LOAD,[^{}]*\"url\":\"[^\"]*\"[^{}]*}" "$1" |
+		grep -o '"url":"[^"]*"' | grep -v '"url":"\(file\|data\):' | sort -u || true
+}
+
+echo "1..8"
+
+run=$tmp/run
+gen report "$run"
+KBSTAT=$kbstat "$top/analysis/report.sh" "$run" 2>"$tmp/report.err" || {
+	sed 's/^/# /' "$tmp/report.err"
+	echo "Bail out! report.sh failed on the fixture run"
+	exit 1
+}
+
+printf '%s\n' '<!DOCTYPE html><html><head><link rel="stylesheet" href="http://example.com/x.css"></head>' \
+	'<body><img src="https://example.com/x.png"><script>console.error("control")</script></body></html>' >"$tmp/control.html"
+render "$tmp/control.html" control || true
+check "control page: the NetLog shows its two external requests" \
+	bash -c "[ \$(printf '%s\n' \"$(page_requests "$tmp/control.net")\" | grep -c example.com) = 2 ]"
+check "control page: its console.error is logged" grep -q 'CONSOLE.*"control"' "$tmp/control.err"
+
+check "chromium renders index.html" render "$run/index.html" page
+check "rendered DOM: the headline section of irq with its primary rows" \
+	bash -c "sed -n '/<section class=\"headline\" id=\"headline-irq\">/,/<\/section>/p' '$tmp/page.dom' |
+		grep -q '<td>latency (ns)</td>'"
+check "rendered DOM: the primary chart is an inline SVG in the headline" \
+	bash -c "sed -n '/<section class=\"headline\" id=\"headline-irq\">/,/<\/section>/p' '$tmp/page.dom' |
+		grep -A1 '<figure id=\"chart-primary-irq-latency\">' | grep -q '<svg'"
+check "rendered DOM: headline before the full results table" \
+	bash -c "awk '/id=\"headline\"/ { h = NR } /<h2>Results/ { r = NR } END { exit !(h && h < r) }' '$tmp/page.dom'"
+reqs=$(page_requests "$tmp/page.net")
+is "index.html makes no network request" "$reqs" ""
+console=$(grep 'CONSOLE' "$tmp/page.err" || true)
+is "index.html logs nothing to the console" "$console" ""
+
+exit "$fail"
