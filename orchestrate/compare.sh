@@ -24,27 +24,15 @@ for a in "$@"; do
 	esac
 done
 
-# A new run directory, never an existing one, unless resuming.
-new_run_dir() {
-	local base d i=1
-	base=$top/reports/$(date +%Y%m%d-%H%M%S)$1
-	d=$base
-	while [ -e "$d" ]; do
-		i=$((i + 1))
-		d=$base-$i
-	done
-	mkdir -p "$d"
-	printf '%s\n' "$d"
-}
 
 if [ -n "${RESUME:-}" ]; then
 	run=$RESUME
 	[ -d "$run/raw" ] || kb_die "RESUME=$run is not a run directory (no raw/)"
 	kb_say "resuming $run"
 elif [ "$calibrate" = 1 ]; then
-	run=$(new_run_dir -aa)
+	run=$(kb_new_run_dir -aa)
 else
-	run=$(new_run_dir "")
+	run=$(kb_new_run_dir "")
 fi
 
 if [ "$calibrate" = 1 ]; then

@@ -57,10 +57,7 @@ else
 	new_label=new
 fi
 
-run=$top/reports/$(date +%Y%m%d-%H%M%S)-regress
-i=1
-while [ -e "$run" ]; do i=$((i + 1)); run=$top/reports/$(date +%Y%m%d-%H%M%S)-regress-$i; done
-mkdir -p "$run"
+run=$(kb_new_run_dir -regress)
 {
 	echo "NEW=$NEW ($new_label, patches sha256 $new_sum)"
 	echo "OLD=$OLD ($old_label, patches sha256 $old_sum)"

@@ -96,3 +96,19 @@ kb_conf() {
 		export "$k=$v"
 	done
 }
+
+# kb_new_run_dir SUFFIX: make and print a new run directory,
+# reports/<date-time>SUFFIX[-N]; never an existing one (mkdir without -p
+# fails if another run took the name first).
+kb_new_run_dir() {
+	local base d i=1
+	base=$KB_TOP/reports/$(date +%Y%m%d-%H%M%S)$1
+	d=$base
+	mkdir -p "$KB_TOP/reports"
+	until mkdir "$d" 2>/dev/null; do
+		i=$((i + 1))
+		d=$base-$i
+		[ "$i" -lt 1000 ] || kb_die "cannot create a run directory under $KB_TOP/reports"
+	done
+	printf '%s\n' "$d"
+}

@@ -28,3 +28,26 @@ t() {
 }
 
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+
+# check_rc DESCRIPTION RC CMD...: one test that passes if CMD exits RC.
+# Its stdout is kept in $tmp/out and its stderr in $tmp/err (the caller
+# sets tmp), both shown on failure.
+check_rc() {
+	local desc=$1 want=$2 rc=0
+	shift 2
+	# shellcheck disable=SC2154 # tmp is the caller's
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = "$want" ]; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc (exit $rc, wanted $want)"
+		sed 's/^/# /' "$tmp/out" "$tmp/err"
+	fi
+}
+
+# check DESCRIPTION CMD...: check_rc with RC 0.
+check() {
+	local desc=$1
+	shift
+	check_rc "$desc" 0 "$@"
+}

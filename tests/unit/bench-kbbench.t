@@ -13,17 +13,6 @@ header='workload,variant,point,metric,unit,better,clock,rep,value'
 
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-check() {
-	local desc=$1 want=$2 rc=0
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	if [ "$rc" = "$want" ]; then
-		ok 0 "$desc"
-	else
-		ok 1 "$desc (exit $rc, wanted $want)"
-		sed 's/^/# /' "$tmp/out" "$tmp/err"
-	fi
-}
 # csv_ok FILE WORKLOAD VARIANT POINT CLOCK: every row after the header is valid
 csv_ok() {
 	awk -F, -v w="$2" -v v="$3" -v p="$4" -v c="$5" '
@@ -65,11 +54,11 @@ if ! make -s -C "$top" -j1 bench-tools >"$tmp/make" 2>&1; then
 fi
 
 # registry
-check "kbbench --list" 0 "$kb" --list
+check_rc "kbbench --list" 0 "$kb" --list
 if grep -q $'^procirq_read\t' "$tmp/out"; then ok 0 "registry lists procirq_read"; else ok 1 "registry lists procirq_read"; sed 's/^/# /' "$tmp/out"; fi
 
 # the CSV of a short run on the host
-check "procirq_read --reps 3 --warmup 1 --loops 5 --clock wall" 0 \
+check_rc "procirq_read --reps 3 --warmup 1 --loops 5 --clock wall" 0 \
 	"$kb" procirq_read --reps 3 --warmup 1 --loops 5 --clock wall
 cp "$tmp/out" "$tmp/run.csv"
 if [ "$(head -n 1 "$tmp/run.csv")" = "$header" ]; then ok 0 "CSV header"; else ok 1 "CSV header: $(head -n 1 "$tmp/run.csv")"; fi
@@ -99,7 +88,7 @@ want='bytes_per_read,bytes,none cpu_columns,count,none irq_rows,count,none ns_pe
 if [ "$got" = "$want" ]; then ok 0 "better: ns_per_read lower, the other three none"; else ok 1 "better: got '$got', wanted '$want'"; fi
 
 # point/variant/workload and per-sample perf counters
-check "--point, --variant, --workload and --perf" 0 "$kb" procirq_read --reps 2 --warmup 0 \
+check_rc "--point, --variant, --workload and --perf" 0 "$kb" procirq_read --reps 2 --warmup 0 \
 	--loops 3 --clock icount --point 'vcpus=2;mode=x' --variant patched --workload wl-a --perf
 tail -n +2 "$tmp/out" >"$tmp/rows"
 if csv_ok "$tmp/rows" wl-a patched 'vcpus=2;mode=x' icount >"$tmp/why"; then ok 0 "fields echoed"; else ok 1 "fields echoed"; sed 's/^/# /' "$tmp/why"; fi
@@ -113,52 +102,52 @@ else
 fi
 
 # bad command lines fail and say why
-check "missing --clock is an error" 2 "$kb" procirq_read --reps 1 --warmup 0
-check "--clock other than icount|wall is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock tsc
-check "a point with a comma is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --point a=1,b=2
-check "an unknown bench option is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --nope 1
-check "a run rejects --loops 12x" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --loops 12x
+check_rc "missing --clock is an error" 2 "$kb" procirq_read --reps 1 --warmup 0
+check_rc "--clock other than icount|wall is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock tsc
+check_rc "a point with a comma is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --point a=1,b=2
+check_rc "an unknown bench option is an error" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --nope 1
+check_rc "a run rejects --loops 12x" 2 "$kb" procirq_read --reps 1 --warmup 0 --clock wall --loops 12x
 err_is "... naming bench, option and value" "kbbench: procirq_read: --loops: '12x' is not a non-negative integer"
 
 # kbbench check: the options of a run, validated on the host, nothing run
-check "check procirq_read --loops 200" 0 "$kb" check procirq_read --loops 200
+check_rc "check procirq_read --loops 200" 0 "$kb" check procirq_read --loops 200
 if [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; then ok 0 "... prints nothing"; else ok 1 "... prints nothing"; sed 's/^/# /' "$tmp/out" "$tmp/err"; fi
-check "check takes a full run command line" 0 "$kb" check procirq_read --workload procirq-read \
+check_rc "check takes a full run command line" 0 "$kb" check procirq_read --workload procirq-read \
 	--variant patched --point 'vcpus=2' --reps 30 --warmup 5 --clock icount --loops 200 --perf
-check "check of an unknown bench" 2 "$kb" check nope --loops 1
+check_rc "check of an unknown bench" 2 "$kb" check nope --loops 1
 err_is "... names it and lists the known benches" "kbbench: no benchmark 'nope'; known: procirq_read"
-check "check with an unknown option" 2 "$kb" check procirq_read --nope 1
+check_rc "check with an unknown option" 2 "$kb" check procirq_read --nope 1
 err_has "... names the bench and the option" "procirq_read" "--nope"
-check "check --loops 12x" 2 "$kb" check procirq_read --loops 12x
+check_rc "check --loops 12x" 2 "$kb" check procirq_read --loops 12x
 err_is "... names the option and the value" "kbbench: procirq_read: --loops: '12x' is not a non-negative integer"
-check "check --loops -1" 2 "$kb" check procirq_read --loops -1
+check_rc "check --loops -1" 2 "$kb" check procirq_read --loops -1
 err_has "... names the option and the value" "procirq_read" "--loops" "'-1'"
-check "check --loops ''" 2 "$kb" check procirq_read --loops ''
+check_rc "check --loops ''" 2 "$kb" check procirq_read --loops ''
 err_has "... names the option" "procirq_read" "--loops" "''"
-check "check --loops=+5 (no sign on an unsigned)" 2 "$kb" check procirq_read --loops=+5
+check_rc "check --loops=+5 (no sign on an unsigned)" 2 "$kb" check procirq_read --loops=+5
 err_has "... names the option and the value" "--loops" "'+5'"
-check "check --loops ' 5' (no blanks)" 2 "$kb" check procirq_read --loops ' 5'
+check_rc "check --loops ' 5' (no blanks)" 2 "$kb" check procirq_read --loops ' 5'
 err_has "... names the option" "--loops" "' 5'"
-check "check --loops 99999999999999999999999 (overflow)" 2 "$kb" check procirq_read --loops 99999999999999999999999
+check_rc "check --loops 99999999999999999999999 (overflow)" 2 "$kb" check procirq_read --loops 99999999999999999999999
 err_has "... names the option and the value" "--loops" "'99999999999999999999999'" "too large"
-check "check --loops 0 (the bench's validate)" 2 "$kb" check procirq_read --loops 0
+check_rc "check --loops 0 (the bench's validate)" 2 "$kb" check procirq_read --loops 0
 err_has "... names the option" "procirq_read" "--loops" "1..10000000"
-check "check --loops with no value" 2 "$kb" check procirq_read --loops
+check_rc "check --loops with no value" 2 "$kb" check procirq_read --loops
 err_has "... names the option" "--loops" "needs a value"
-check "check --reps 3x" 2 "$kb" check procirq_read --reps 3x
+check_rc "check --reps 3x" 2 "$kb" check procirq_read --reps 3x
 err_has "... names the option and the value" "--reps" "'3x'"
-check "check --warmup -1" 2 "$kb" check procirq_read --warmup -1
+check_rc "check --warmup -1" 2 "$kb" check procirq_read --warmup -1
 err_has "... names the option and the value" "--warmup" "'-1'"
-check "check --reps 0 (out of range)" 2 "$kb" check procirq_read --reps 0
-check "check --clock tsc" 2 "$kb" check procirq_read --clock tsc
+check_rc "check --reps 0 (out of range)" 2 "$kb" check procirq_read --reps 0
+check_rc "check --clock tsc" 2 "$kb" check procirq_read --clock tsc
 err_has "... names the option and the value" "--clock" "'tsc'"
-check "check --point with a comma" 2 "$kb" check procirq_read --point a=1,b=2
-check "check --file ''" 2 "$kb" check procirq_read --file ''
-check "check with no bench" 2 "$kb" check
+check_rc "check --point with a comma" 2 "$kb" check procirq_read --point a=1,b=2
+check_rc "check --file ''" 2 "$kb" check procirq_read --file ''
+check_rc "check with no bench" 2 "$kb" check
 # check must not read the file: a missing one fails a run, not a check
-check "a run with a missing --file fails" 1 "$kb" procirq_read --reps 1 --warmup 0 --clock wall \
+check_rc "a run with a missing --file fails" 1 "$kb" procirq_read --reps 1 --warmup 0 --clock wall \
 	--file "$tmp/missing"
-check "check with the same missing --file passes" 0 "$kb" check procirq_read --reps 1 --warmup 0 \
+check_rc "check with the same missing --file passes" 0 "$kb" check procirq_read --reps 1 --warmup 0 \
 	--clock wall --file "$tmp/missing"
 if command -v strace >/dev/null; then
 	# the run's trace shows the tracing works; then check must open nothing of it
@@ -177,23 +166,23 @@ if command -v strace >/dev/null; then
 	fi
 else
 	# the missing --file tests above cover it
-	check "check does not open /proc/interrupts (strace not installed: a missing --file)" 0 \
+	check_rc "check does not open /proc/interrupts (strace not installed: a missing --file)" 0 \
 		"$kb" check procirq_read --loops 200 --file /nonexistent/proc/interrupts
 fi
 
 # perfstat2csv.sh
 if command -v shellcheck >/dev/null; then
-	check "shellcheck bench/*.sh" 0 shellcheck "$top"/bench/*.sh
+	check_rc "shellcheck bench/*.sh" 0 shellcheck "$top"/bench/*.sh
 else
 	ok 1 "shellcheck bench/*.sh: shellcheck is not installed (apt-get install shellcheck)"
 fi
 printf '# started on Thu Dec  3 11:09:55 2026\n\n1.93,msec,task-clock,1930922,100.00,0.705,CPUs utilized\n0,,context-switches,1930922,100.00,0.000,/sec\n62,,page-faults,1930922,100.00,32.109,K/sec\n' >"$tmp/perf.txt"
-check "perfstat2csv.sh converts perf stat -x, output" 0 "$p2c" --workload procirq-read \
+check_rc "perfstat2csv.sh converts perf stat -x, output" 0 "$p2c" --workload procirq-read \
 	--variant patched --point vcpus=1 --clock icount "$tmp/perf.txt"
 printf 'procirq-read,patched,vcpus=1,run_task_clock_ms,ms,lower,icount,0,1.93\nprocirq-read,patched,vcpus=1,run_context_switches,count,none,icount,0,0\nprocirq-read,patched,vcpus=1,run_page_faults,count,none,icount,0,62\n' >"$tmp/want"
 if cmp -s "$tmp/out" "$tmp/want"; then ok 0 "perfstat2csv.sh rows (task clock lower, event counts none)"; else ok 1 "perfstat2csv.sh rows"; diff "$tmp/want" "$tmp/out" | sed 's/^/# /'; fi
 printf '5,,cycles:u,1,100.00,,\n7,,instructions,1,100.00,,\n' >"$tmp/perf.hw"
-check "perfstat2csv.sh with cycles and instructions" 0 "$p2c" --workload a --variant b \
+check_rc "perfstat2csv.sh with cycles and instructions" 0 "$p2c" --workload a --variant b \
 	--point none --clock wall "$tmp/perf.hw"
 if [ "$(cut -d, -f4,6 "$tmp/out" | tr '\n' ' ')" = "run_cycles_u,lower run_instructions,lower " ]; then
 	ok 0 "... both are costs (lower)"
@@ -202,7 +191,7 @@ else
 	sed 's/^/# /' "$tmp/out"
 fi
 printf '<not supported>,,cycles,0,100.00,,\n' >"$tmp/perf.bad"
-check "perfstat2csv.sh fails on an event perf could not count" 1 "$p2c" --workload a \
+check_rc "perfstat2csv.sh fails on an event perf could not count" 1 "$p2c" --workload a \
 	--variant b --point none --clock wall "$tmp/perf.bad"
 
 # one more C file is all a new bench needs (built here in $tmp)

@@ -12,21 +12,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-# check DESC EXPECTED_RC CMD...: output kept in $tmp/out, shown on failure
-check() {
-	local desc=$1 want=$2 rc=0
-	shift 2
-	"$@" >"$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = "$want" ]; then
-		ok 0 "$desc"
-	else
-		ok 1 "$desc (exit $rc, wanted $want)"
-		sed 's/^/# /' "$tmp/out"
-	fi
-}
 # has DESC PATTERN: the last check's output has a line matching PATTERN
 has() {
-	if grep -qE -- "$2" "$tmp/out"; then ok 0 "$1"; else ok 1 "$1"; sed 's/^/# /' "$tmp/out"; fi
+	if cat "$tmp/out" "$tmp/err" | grep -qE -- "$2"; then ok 0 "$1"; else ok 1 "$1"; sed 's/^/# /' "$tmp/out" "$tmp/err"; fi
 }
 
 echo "1..37"
@@ -37,7 +25,7 @@ if ! make -s -C "$top" -j1 check-tools >"$tmp/make" 2>&1; then
 fi
 
 # 1-6: 6.12 format
-check "parse 6.12 fixture" 0 "$ic" parse "$fx/qemu2-6.12.interrupts"
+check_rc "parse 6.12 fixture" 0 "$ic" parse "$fx/qemu2-6.12.interrupts"
 has "6.12: 2 CPUs, 8 device rows, 19 arch rows" $'^summary\tcpus=2\tdevice_rows=8\tarch_rows=19$'
 has "6.12: prec 3, chip right-justified to 8" $'^layout\tprec=3\tchip=right8$'
 has "6.12: row 0 parsed (counts, chip, hwirq-trigger, action)" $'^irq\t0\t44 0\tIO-APIC\t2-edge\ttimer$'
@@ -45,52 +33,52 @@ has "6.12: MSI-X row with the long chip name" $'^irq\t25\t5125 3877\tPCI-MSIX-00
 has "6.12: ERR is a single total" $'^arch\tERR\ttotal 0\t$'
 
 # 7-11: 7.2 format
-check "parse 7.2 fixture" 0 "$ic" parse "$fx/qemu2-7.2.interrupts"
+check_rc "parse 7.2 fixture" 0 "$ic" parse "$fx/qemu2-7.2.interrupts"
 has "7.2: 12 arch rows (SPU RTR ERR MIS PIN NPI PIW hidden)" $'^summary\tcpus=2\tdevice_rows=8\tarch_rows=12$'
 has "7.2: prec 4, chip left-justified to 21" $'^layout\tprec=4\tchip=left21$'
 has "7.2: row 12 parsed" $'^irq\t12\t0 132\tIO-APIC\t12-edge\ti8042$'
 if grep -qE $'^arch\t(SPU|RTR|ERR|MIS|PIN|NPI|PIW)\t' "$tmp/out"; then ok 1 "7.2: no hidden row printed"; else ok 0 "7.2: no hidden row printed"; fi
 
 # 12-13: 7.2 with ERR/MIS per CPU
-check "parse 7.2 fixture with ERR/MIS shown" 0 "$ic" parse "$fx/qemu2-7.2-err.interrupts"
+check_rc "parse 7.2 fixture with ERR/MIS shown" 0 "$ic" parse "$fx/qemu2-7.2-err.interrupts"
 has "7.2: ERR per CPU" $'^arch\tERR\t1 0\tAPIC error interrupts$'
 
 # 14-16: normalized summaries of the two formats agree on every device row
 "$ic" parse "$fx/qemu2-6.12.interrupts" | grep $'^irq\t' >"$tmp/a"
 "$ic" parse "$fx/qemu2-7.2.interrupts" | grep $'^irq\t' >"$tmp/b"
 if cmp -s "$tmp/a" "$tmp/b"; then ok 0 "device rows normalize identically"; else ok 1 "device rows normalize identically"; diff "$tmp/a" "$tmp/b" | sed 's/^/# /'; fi
-check "parse host capture (real, pre-7.2 kernel)" 0 "$ic" parse "$fx/host-6.18.interrupts"
+check_rc "parse host capture (real, pre-7.2 kernel)" 0 "$ic" parse "$fx/host-6.18.interrupts"
 has "host: MSI and IO-APIC rows" $'^irq\t26\t0 16\tIO-APIC\t4-edge\tttyS0$'
 
 # 17-19: compare accepts the allowed differences
-check "compare 6.12 vs 7.2 accepted" 0 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2.interrupts"
-check "compare 6.12 vs 7.2 with per-CPU ERR/MIS accepted" 0 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2-err.interrupts"
-check "compare with CPU2 offline on both accepted" 0 "$ic" compare "$fx/qemu4-cpu2off-6.12.interrupts" "$fx/qemu4-cpu2off-7.2.interrupts"
+check_rc "compare 6.12 vs 7.2 accepted" 0 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2.interrupts"
+check_rc "compare 6.12 vs 7.2 with per-CPU ERR/MIS accepted" 0 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2-err.interrupts"
+check_rc "compare with CPU2 offline on both accepted" 0 "$ic" compare "$fx/qemu4-cpu2off-6.12.interrupts" "$fx/qemu4-cpu2off-7.2.interrupts"
 
 # 20-24: compare rejects the broken patched file, naming each violation
-check "compare rejects the incompatible fixture" 1 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2-bad.interrupts"
+check_rc "compare rejects the incompatible fixture" 1 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2-bad.interrupts"
 has "names the missing device row" "^row 4: device row missing in patched$"
 has "names the changed action" "^row 8: actions differ: base 'rtc0', patched 'rtc_cmos'$"
 has "names the hidden LOC row" "^row LOC: missing in patched"
 if [ "$(wc -l <"$tmp/out")" = 3 ]; then ok 0 "exactly 3 violations"; else ok 1 "exactly 3 violations"; sed 's/^/# /' "$tmp/out"; fi
 
 # 25-26: different CPU columns
-check "compare rejects different CPU headers" 1 "$ic" compare "$fx/qemu4-cpu2off-6.12.interrupts" "$fx/qemu2-7.2.interrupts"
+check_rc "compare rejects different CPU headers" 1 "$ic" compare "$fx/qemu4-cpu2off-6.12.interrupts" "$fx/qemu2-7.2.interrupts"
 has "names the header" "^header: CPU columns differ: base 'CPU0 CPU1 CPU3', patched 'CPU0 CPU1'$"
 
 # 27-29: grow
-check "grow accepts a later read" 0 "$ic" grow "$fx/qemu2-6.12.interrupts" "$fx/qemu2-6.12-later.interrupts"
-check "grow rejects counts that went down" 1 "$ic" grow "$fx/qemu2-6.12-later.interrupts" "$fx/qemu2-6.12.interrupts"
+check_rc "grow accepts a later read" 0 "$ic" grow "$fx/qemu2-6.12.interrupts" "$fx/qemu2-6.12-later.interrupts"
+check_rc "grow rejects counts that went down" 1 "$ic" grow "$fx/qemu2-6.12-later.interrupts" "$fx/qemu2-6.12.interrupts"
 has "names row and CPU" "^row 25: CPU1 went down: 3880 then 3877$"
 
 # 30-33: statsum
-check "statsum 6.12 fixture" 0 "$ic" statsum "$fx/qemu2-6.12.interrupts" "$fx/qemu2-6.12.stat"
-check "statsum 7.2 fixture" 0 "$ic" statsum "$fx/qemu2-7.2.interrupts" "$fx/qemu2-7.2.stat"
-check "statsum host capture" 0 "$ic" statsum "$fx/host-6.18.interrupts" "$fx/host-6.18.stat"
-check "statsum rejects /proc/stat read before /proc/interrupts" 1 "$ic" statsum "$fx/qemu2-6.12-later.interrupts" "$fx/qemu2-6.12.stat"
+check_rc "statsum 6.12 fixture" 0 "$ic" statsum "$fx/qemu2-6.12.interrupts" "$fx/qemu2-6.12.stat"
+check_rc "statsum 7.2 fixture" 0 "$ic" statsum "$fx/qemu2-7.2.interrupts" "$fx/qemu2-7.2.stat"
+check_rc "statsum host capture" 0 "$ic" statsum "$fx/host-6.18.interrupts" "$fx/host-6.18.stat"
+check_rc "statsum rejects /proc/stat read before /proc/interrupts" 1 "$ic" statsum "$fx/qemu2-6.12-later.interrupts" "$fx/qemu2-6.12.stat"
 
 # 34: a row with a column missing (hotplug race) does not parse
-check "parse rejects a missing count column" 1 "$ic" parse -q "$fx/broken-column.interrupts"
+check_rc "parse rejects a missing count column" 1 "$ic" parse -q "$fx/broken-column.interrupts"
 
 # 35: 64 CPUs, generated in the 6.12 layout
 {
@@ -107,15 +95,15 @@ check "parse rejects a missing count column" 1 "$ic" parse -q "$fx/broken-column
 	printf '  %s\n' 'Local timer interrupts'
 	printf '%3s: %10u\n' ERR 0
 } >"$tmp/cpu64"
-check "parse a 64-CPU table" 0 "$ic" parse "$tmp/cpu64"
+check_rc "parse a 64-CPU table" 0 "$ic" parse "$tmp/cpu64"
 
 # 36-37: the host's own live /proc/interrupts: parses, and a second read grows
 if [ -r /proc/interrupts ] && [ -r /proc/stat ]; then
 	cat /proc/interrupts >"$tmp/live1"
 	cat /proc/stat >"$tmp/live1.stat"
 	cat /proc/interrupts >"$tmp/live2"
-	check "statsum on live host reads" 0 "$ic" statsum "$tmp/live1" "$tmp/live1.stat"
-	check "grow on two live host reads" 0 "$ic" grow "$tmp/live1" "$tmp/live2"
+	check_rc "statsum on live host reads" 0 "$ic" statsum "$tmp/live1" "$tmp/live1.stat"
+	check_rc "grow on two live host reads" 0 "$ic" grow "$tmp/live1" "$tmp/live2"
 else
 	ok 1 "statsum on live host reads: /proc/interrupts or /proc/stat unreadable"
 	ok 1 "grow on two live host reads: /proc/interrupts unreadable"

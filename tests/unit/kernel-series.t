@@ -11,11 +11,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-check() {
-	desc=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then ok 0 "$desc"; else ok 1 "$desc"; sed 's/^/# /' "$tmp/out"; fi
-}
 
 echo "1..17"
 
@@ -65,13 +60,13 @@ check "unknown patch in a quilt file names file and line" \
 
 # 10-12: a broken patch is named with its hunk, and the tree is left clean
 printf '%s\n%s\n' "$fx/patches/demo/0001-demo-raise-a.patch" "$fx/broken.patch" >"$tmp/broken.list"
-if "$ks/apply.sh" "$repo" kbench-base "$tmp/broken.list" "$tmp/apply.log" >"$tmp/out" 2>"$tmp/err"; then
+if "$ks/apply.sh" "$repo" kbench-base "$tmp/broken.list" "$tmp/apply.log" >"$tmp/apply.out" 2>"$tmp/apply.err"; then
 	ok 1 "broken patch fails"
 else
 	ok 0 "broken patch fails"
 fi
 check "error names the patch file and the failing file:line" \
-	bash -c "grep -q 'patch 2/2 does not apply: .*broken.patch' '$tmp/err' && grep -q 'failed hunk at: demo.c:1' '$tmp/err'"
+	bash -c "grep -q 'patch 2/2 does not apply: .*broken.patch' '$tmp/apply.err' && grep -q 'failed hunk at: demo.c:1' '$tmp/apply.err'"
 check "tree is clean at the base commit after the failure" \
 	bash -c "[ -z \"\$(git -C '$repo' status --porcelain)\" ] && [ \"\$(git -C '$repo' rev-parse HEAD)\" = \"\$(git -C '$repo' rev-parse kbench-base)\" ] && [ ! -d '$repo/.git/rebase-apply' ]"
 

@@ -9,7 +9,7 @@ if ! command -v shellcheck >/dev/null; then
 	echo "not ok 1 - shellcheck is not installed (make deps installs it)"
 	exit 1
 fi
-mapfile -t files < <(git ls-files -co --exclude-standard -- '*.sh' '*.t' .ci/run |
+mapfile -t files < <(git ls-files -co --exclude-standard -- '*.sh' '*.t' .ci/run 'kernel/checks/*/boot-check' |
 	while IFS= read -r f; do
 		[ -f "$f" ] && head -n 1 "$f" | grep -qE '^#!/bin/(ba)?sh|^# SPDX' && echo "$f"
 	done | sort -u)
