@@ -99,10 +99,49 @@ kb_say "configure $label"
 # The make command line, the config steps and the build command live in
 # build-cmds.sh, whose text is part of the key.
 kbc_setup "$wt" "$out" "$label"
-kbc_defconfig >>"$log" 2>&1 || kb_die "defconfig failed for $label, see $log"
-kbc_merge_fragment "$KCONFIG_FRAGMENT" >>"$log" 2>&1 ||
-	kb_die "merge_config.sh failed for $label, see $log"
-kbc_olddefconfig >>"$log" 2>&1 || kb_die "olddefconfig failed for $label, see $log"
+configure() {
+	kbc_defconfig </dev/null >>"$log" 2>&1 || kb_die "defconfig failed for $label, see $log"
+	kbc_merge_fragment "$KCONFIG_FRAGMENT" </dev/null >>"$log" 2>&1 ||
+		kb_die "merge_config.sh failed for $label, see $log"
+	kbc_olddefconfig </dev/null >>"$log" 2>&1 || kb_die "olddefconfig failed for $label, see $log"
+}
+config_syms() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1=\2/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1=n/p' "$1" | sort
+}
+# symbols whose values differ between two configs, one per line
+config_differ() {
+	comm -3 <(config_syms "$1") <(config_syms "$2") | sed 's/^[[:space:]]*//; s/=.*//' | sort -u
+}
+
+# The config re-runs compiler and tool probes (cc-option and the like),
+# and a probe can answer differently from one run to the next: seen here
+# under heavy host load, CC_HAS_RETURN_THUNK (and with it the call-depth
+# mitigations) missing from one kernel and CC_HAS_KASAN_GENERIC from the
+# other. Configure until two runs agree, so a kernel's config is what the
+# toolchain really supports.
+configure
+for try in 1 2 3 4; do
+	cp "$out/.config" "$out/.config.prev"
+	configure
+	differ=$(config_differ "$out/.config.prev" "$out/.config")
+	[ -n "$differ" ] || break
+	[ "$try" != 4 ] ||
+		kb_die "the config of $label does not settle: two configure runs differ in $(echo "$differ" | tr '\n' ' ')(a compiler or tool probe answers differently each time); see $log"
+	kb_say "warning: configure of $label gave different configs ($(echo "$differ" | tr '\n' ' ')); configuring again"
+done
+rm -f "$out/.config.prev"
+
+# The same config but the patches: every symbol must match the
+# baseline's, except those the series' own Kconfig changes name.
+base_cfg=$KBENCH_CACHE/labels/baseline/config
+if [ "$label" != baseline ] && [ -f "$base_cfg" ]; then
+	series_syms=$(git -C "$wt" diff kbench-base..HEAD -- '*Kconfig*' |
+		sed -n 's/^[-+][[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' | sort -u)
+	differ=$(config_differ "$base_cfg" "$out/.config" | comm -23 - <(printf '%s\n' "$series_syms"))
+	[ -z "$differ" ] ||
+		kb_die "the config of $label differs from the baseline's in $(echo "$differ" | tr '\n' ' ')(not symbols the series' Kconfig names); compare $out/.config with $base_cfg, and rebuild the baseline if its config is the odd one (rm -r $(readlink -f "$KBENCH_CACHE/labels/baseline"); make kernels)"
+fi
 
 # Every option the fragment sets must survive olddefconfig.
 lineno=0
@@ -124,10 +163,10 @@ done <"$KCONFIG_FRAGMENT"
 kb_say "build $label (make -j$JOBS bzImage)"
 t0=$(date +%s)
 if [ "${V:-0}" = 1 ]; then
-	"${kbc_build_cmd[@]}" 2>&1 | tee -a "$log" || kb_die "build of $label failed, see $log"
+	"${kbc_build_cmd[@]}" </dev/null 2>&1 | tee -a "$log" || kb_die "build of $label failed, see $log"
 else
 	# Own process group, so that an interrupted build stops all of make.
-	setsid "${kbc_build_cmd[@]}" >>"$log" 2>&1 &
+	setsid "${kbc_build_cmd[@]}" </dev/null >>"$log" 2>&1 &
 	pid=$!
 	trap 'kill -TERM -- -"$pid" 2>/dev/null; kb_die "build of $label interrupted; log: $log"' INT TERM
 	while kill -0 "$pid" 2>/dev/null; do
