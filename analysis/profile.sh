@@ -22,44 +22,36 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
 
-die() {
-	printf 'kbench: error: %s\n' "$*" >&2
-	exit 1
-}
 
-say() {
-	printf 'kbench: profile: %s\n' "$*" >&2
-}
 
-[ $# -eq 1 ] || [ $# -eq 3 ] || die "usage: analysis/profile.sh RUN [BASE NEW]"
+[ $# -eq 1 ] || [ $# -eq 3 ] || kb_die "usage: analysis/profile.sh RUN [BASE NEW]"
 run=${1%/}
 base=${2:-baseline}
 new=${3:-patched}
 rows=${PROFILE_ROWS:-25}
-[[ $rows =~ ^[1-9][0-9]*$ ]] || die "PROFILE_ROWS=$rows: want a positive integer"
-[ -d "$run" ] || die "$run: no such run directory"
+[[ $rows =~ ^[1-9][0-9]*$ ]] || kb_die "PROFILE_ROWS=$rows: want a positive integer"
+[ -d "$run" ] || kb_die "$run: no such run directory"
 if [ ! -d "$run/profile" ]; then
-	say "no $run/profile: the run was not made with PROFILE=1; nothing to do"
+	kb_say "profile: no $run/profile: the run was not made with PROFILE=1; nothing to do"
 	exit 0
 fi
-command -v perl >/dev/null || die "perl not found (make deps)"
+command -v perl >/dev/null || kb_die "perl not found (make deps)"
 kbstat=${KBSTAT:-$top/build/analysis/kbstat}
 if [ -z "${KBSTAT:-}" ]; then
 	make -s -C "$top" analysis-tools >&2 ||
-		die "cannot build kbstat: run 'make analysis-tools' and read its errors"
+		kb_die "cannot build kbstat: run 'make analysis-tools' and read its errors"
 fi
-[ -x "$kbstat" ] || die "$kbstat: not found; run 'make analysis-tools'"
+[ -x "$kbstat" ] || kb_die "$kbstat: not found; run 'make analysis-tools'"
 
 tmp=$(mktemp -d "$run/.profile.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-html_escape() {
-	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
-}
 
 h() {
-	printf '%s' "$*" | html_escape
+	printf '%s' "$*" | kb_html_escape
 }
 
 # Check that a folded file is "stack COUNT" lines; name the first bad one.
@@ -68,7 +60,7 @@ check_folded() {
 		printf "%s:%d: not a folded stack (want \"a;b;c COUNT\"): %s\n", FILENAME, FNR, $0
 		bad = 1
 		exit
-	} END { exit bad }' "$1" >&2 || die "$1 is malformed (see above); re-run the profile"
+	} END { exit bad }' "$1" >&2 || kb_die "$1 is malformed (see above); re-run the profile"
 }
 
 # "pct<TAB>[k] symbol" rows of a top.txt.
@@ -97,7 +89,7 @@ mapfile -t tags < <(
 		find "$run/profile/$k" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n'
 	done | LC_ALL=C sort -u
 )
-[ "${#tags[@]}" -gt 0 ] || say "no profiles for $base or $new under $run/profile"
+[ "${#tags[@]}" -gt 0 ] || kb_say "profile: no profiles for $base or $new under $run/profile"
 
 md=$tmp/profile.md
 html=$tmp/profile.html
@@ -156,7 +148,7 @@ for tag in "${tags[@]}"; do
 		tsv=profile-diff-$slug.tsv
 		"$kbstat" table profile "$run/profile/$base/$tag/folded.txt" \
 			"$run/profile/$new/$tag/folded.txt" --labels "$base" "$new" >"$tmp/$tsv" ||
-			die "kbstat table profile failed on $run/profile/*/$tag"
+			kb_die "kbstat table profile failed on $run/profile/*/$tag"
 		diffs+=("$tsv")
 		nsym=$(($(wc -l <"$tmp/$tsv") - 1))
 		shown=$((nsym < rows ? nsym : rows))
@@ -235,10 +227,10 @@ for tag in "${tags[@]}"; do
 		d=$run/profile/$k/$tag
 		perl "$top/analysis/flamegraph.pl" --title "$k: $tag" \
 			--subtitle "perf record -g, $(meta "$d/meta.txt" event), kernel $(meta "$d/meta.txt" uname)" \
-			"$d/folded.txt" >"$tmp/$svg" || die "flamegraph.pl failed on $d/folded.txt"
+			"$d/folded.txt" >"$tmp/$svg" || kb_die "flamegraph.pl failed on $d/folded.txt"
 		case $(head -c 5 "$tmp/$svg") in
 		"<?xml" | "<svg"*) ;;
-		*) die "flamegraph.pl wrote no SVG for $d/folded.txt" ;;
+		*) kb_die "flamegraph.pl wrote no SVG for $d/folded.txt" ;;
 		esac
 		flames+=("$svg")
 		nsvg=$((nsvg + 1))
@@ -259,4 +251,4 @@ for f in "${flames[@]}" "${diffs[@]}"; do
 done
 mv -f "$md" "$run/profile.md"
 mv -f "$html" "$run/profile.html"
-say "wrote $run/profile.html, profile.md, ${#diffs[@]} diff tables and $nsvg flame graphs (${#tags[@]} profile tags)"
+kb_say "profile: wrote $run/profile.html, profile.md, ${#diffs[@]} diff tables and $nsvg flame graphs (${#tags[@]} profile tags)"

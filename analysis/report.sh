@@ -12,36 +12,31 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
 
-die() {
-	printf 'kbench: error: %s\n' "$*" >&2
-	exit 1
-}
 
-say() {
-	printf 'kbench: report: %s\n' "$*" >&2
-}
 
-[ $# -eq 1 ] || die "usage: analysis/report.sh RUN (a reports/<id> directory)"
+[ $# -eq 1 ] || kb_die "usage: analysis/report.sh RUN (a reports/<id> directory)"
 run=${1%/}
-[ -d "$run/raw" ] || die "$run/raw: no raw samples (is $run a run directory?)"
+[ -d "$run/raw" ] || kb_die "$run/raw: no raw samples (is $run a run directory?)"
 base=${BASE:-baseline}
 new=${NEW_LABEL:-patched}
 
 kbstat=${KBSTAT:-$top/build/analysis/kbstat}
 if [ -z "${KBSTAT:-}" ]; then
 	make -s -C "$top" analysis-tools >&2 ||
-		die "cannot build kbstat: run 'make analysis-tools' and read its errors"
+		kb_die "cannot build kbstat: run 'make analysis-tools' and read its errors"
 fi
-[ -x "$kbstat" ] || die "$kbstat: not found; run 'make analysis-tools'"
-command -v gnuplot >/dev/null || die "gnuplot not found: install gnuplot-nox (make deps)"
-command -v jq >/dev/null || die "jq not found: install jq (make deps)"
+[ -x "$kbstat" ] || kb_die "$kbstat: not found; run 'make analysis-tools'"
+command -v gnuplot >/dev/null || kb_die "gnuplot not found: install gnuplot-nox (make deps)"
+command -v jq >/dev/null || kb_die "jq not found: install jq (make deps)"
 
 floor=${FLOOR:-}
 if [ -z "$floor" ] && [ -f "$run/floor.json" ]; then
 	floor=$run/floor.json
 fi
-[ -z "$floor" ] || [ -f "$floor" ] || die "FLOOR=$floor: no such file"
+[ -z "$floor" ] || [ -f "$floor" ] || kb_die "FLOOR=$floor: no such file"
 
 # Temp files live in RUN, so the final rename stays on one filesystem.
 tmp=$(mktemp -d "$run/.report.XXXXXX")
@@ -50,17 +45,17 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -n "${RESULTS:-}" ]; then
 	jq -e --arg b "$base" --arg n "$new" '.kind == "kbench-results" and .base == $b and .new == $n' \
 		"$RESULTS" >/dev/null ||
-		die "RESULTS=$RESULTS is not kbstat's comparison of $base vs $new"
-	say "statistics: $RESULTS"
+		kb_die "RESULTS=$RESULTS is not kbstat's comparison of $base vs $new"
+	kb_say "report: statistics: $RESULTS"
 	cp "$RESULTS" "$tmp/results.json"
 else
 	compare=("$kbstat" compare "$run" --base "$base" --new "$new" --out "$tmp/results.json")
 	[ -z "$floor" ] || compare+=(--floor "$floor")
 	[ -z "${SEED:-}" ] || compare+=(--seed "$SEED")
-	say "statistics: $base vs $new${floor:+, floor $floor}"
+	kb_say "report: statistics: $base vs $new${floor:+, floor $floor}"
 	"${compare[@]}" 2>"$tmp/kbstat.log" || {
 		cat "$tmp/kbstat.log" >&2
-		die "kbstat compare failed on $run (see the error above)"
+		kb_die "kbstat compare failed on $run (see the error above)"
 	}
 	if [ "${V:-0}" = 1 ]; then
 		cat "$tmp/kbstat.log" >&2
@@ -74,10 +69,10 @@ fi
 mkdir "$tmp/dat"
 for kind in primary ratio scaling; do
 	"$kbstat" table "$kind" "$tmp/results.json" --run "$run" --dir "$tmp/dat" >"$tmp/$kind.lst" ||
-		die "kbstat table $kind failed on $run"
+		kb_die "kbstat table $kind failed on $run"
 done
 "$kbstat" table box "$tmp/results.json" "$run" --dir "$tmp/dat" >"$tmp/box.lst" ||
-	die "kbstat table box failed on $run"
+	kb_die "kbstat table box failed on $run"
 
 # gnuplot string literal: escape backslash and double quote.
 gpq() {
@@ -92,14 +87,14 @@ render() {
 	local name=$1 script=$2 svg=$3
 	if ! gnuplot "$script" >"$tmp/gnuplot.log" 2>&1; then
 		cat "$tmp/gnuplot.log" >&2
-		die "gnuplot failed on chart $name (its errors are above)"
+		kb_die "gnuplot failed on chart $name (its errors are above)"
 	fi
 	if [ ! -s "$svg" ]; then
-		die "gnuplot wrote nothing for chart $name"
+		kb_die "gnuplot wrote nothing for chart $name"
 	fi
 	case $(head -c 5 "$svg") in
 	"<?xml" | "<svg"*) ;;
-	*) die "chart $name: $svg is not an SVG" ;;
+	*) kb_die "chart $name: $svg is not an SVG" ;;
 	esac
 	charts+=("$name")
 }
@@ -171,7 +166,7 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 				"${#first_b}" "$(gpq "$base")" "${#first_n}" "$(gpq "$new")"
 			printf '  "%s" index %d using 1:(NaN):xtic(2) notitle\n' "$dat" "$blocks"
 			;;
-		*) die "kbstat table: unknown chart kind '$kind' for $name" ;;
+		*) kb_die "kbstat table: unknown chart kind '$kind' for $name" ;;
 		esac
 	} >"$tmp/$name.gp"
 	render "$name" "$tmp/$name.gp" "$svg"
@@ -181,13 +176,9 @@ done < <(cat "$tmp/primary.lst" "$tmp/ratio.lst" "$tmp/scaling.lst" "$tmp/box.ls
 
 # ---- PROFILE=1: top symbols, diff table and flame graphs ----
 if [ -d "$run/profile" ]; then
-	"$top/analysis/profile.sh" "$run" "$base" "$new" || die "profile report failed on $run"
+	"$top/analysis/profile.sh" "$run" "$base" "$new" || kb_die "profile report failed on $run"
 fi
 
-# ---- index.html: self-contained, the SVGs inlined ----
-html_escape() {
-	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
-}
 
 # Inline an SVG: drop the XML prolog, and prefix ids so that several
 # charts in one page do not share them.
@@ -257,8 +248,8 @@ if [ -n "$floor" ]; then
 else
 	floor_text="no floor file: minimum effect 1 % (run make calibrate for an A/A floor)"
 fi
-hb=$(printf '%s' "$base" | html_escape)
-hn=$(printf '%s' "$new" | html_escape)
+hb=$(printf '%s' "$base" | kb_html_escape)
+hn=$(printf '%s' "$new" | kb_html_escape)
 nfig=0
 
 {
@@ -267,7 +258,7 @@ nfig=0
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>kbench report: $(printf '%s' "$(basename "$run")" | html_escape)</title>
+<title>kbench report: $(printf '%s' "$(basename "$run")" | kb_html_escape)</title>
 <style>
 body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
 table { border-collapse: collapse; font-size: 0.9em; }
@@ -284,9 +275,9 @@ figure { margin: 1em 0; }
 </head>
 <body>
 <h1>kbench: $hn vs $hb</h1>
-<p>Run <code>$(printf '%s' "$run" | html_escape)</code>.
-Clock: <b>$(printf '%s' "$clocks" | html_escape)</b>.
-Minimum effect: $(printf '%s' "$floor_text" | html_escape).</p>
+<p>Run <code>$(printf '%s' "$run" | kb_html_escape)</code>.
+Clock: <b>$(printf '%s' "$clocks" | kb_html_escape)</b>.
+Minimum effect: $(printf '%s' "$floor_text" | kb_html_escape).</p>
 <h2 id="headline">Headline</h2>
 <p>Per workload, its primary metric (the workload file's <code>primary =</code>;
 without one, every judged metric): the ratio median($hn) / median($hb)
@@ -295,7 +286,7 @@ the workload's main parameter. Numbers carry the digits their CI supports.</p>
 EOF
 	for w in "${headline[@]}"; do
 		printf '<section class="headline" id="headline-%s">\n<h3>%s</h3>\n' \
-			"$(printf '%s' "$w" | tr -c 'A-Za-z0-9._=-' '_')" "$(printf '%s' "$w" | html_escape)"
+			"$(printf '%s' "$w" | tr -c 'A-Za-z0-9._=-' '_')" "$(printf '%s' "$w" | kb_html_escape)"
 		printf '<table class="headline">\n<tr><th>variant</th><th>point</th><th>metric</th>'
 		printf '<th>%s median [95%% CI]</th><th>%s median [95%% CI]</th><th>ratio [95%% CI]</th><th>verdict</th></tr>\n' "$hb" "$hn"
 		rows_html headline "$w"
@@ -340,11 +331,11 @@ EOF
 		echo "</ul>"
 	fi
 	echo "<h2>Plain-text summary (for a mailing-list reply)</h2><pre>"
-	html_escape <"$tmp/summary.txt"
+	kb_html_escape <"$tmp/summary.txt"
 	echo "</pre>"
 	echo "<h2>Charts</h2>"
 	for w in "${workloads[@]}"; do
-		printf '<h3>%s</h3>\n' "$(printf '%s' "$w" | html_escape)"
+		printf '<h3>%s</h3>\n' "$(printf '%s' "$w" | kb_html_escape)"
 		figures "$w" ratio
 		figures "$w" scaling
 		figures "$w" box
@@ -352,12 +343,12 @@ EOF
 	[ ! -f "$run/profile.html" ] || cat "$run/profile.html"
 	if [ -f "$run/fingerprint.json" ]; then
 		echo "<h2>Fingerprint</h2><pre>"
-		jq . "$run/fingerprint.json" | html_escape
+		jq . "$run/fingerprint.json" | kb_html_escape
 		echo "</pre>"
 	else
 		echo "<p><b>No fingerprint.json in this run.</b></p>"
 	fi
-	printf '<p>Regenerate with <code>make report RUN=%s</code>.</p>\n' "$(printf '%s' "$run" | html_escape)"
+	printf '<p>Regenerate with <code>make report RUN=%s</code>.</p>\n' "$(printf '%s' "$run" | kb_html_escape)"
 	echo "</body></html>"
 } >"$tmp/index.html"
 
@@ -369,4 +360,4 @@ done
 for f in results.json summary.txt summary.md index.html; do
 	mv -f "$tmp/$f" "$run/$f"
 done
-say "wrote $run/index.html, summary.txt, summary.md, results.json and ${#charts[@]} charts"
+kb_say "report: wrote $run/index.html, summary.txt, summary.md, results.json and ${#charts[@]} charts"

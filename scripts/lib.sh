@@ -112,3 +112,8 @@ kb_new_run_dir() {
 	done
 	printf '%s\n' "$d"
 }
+
+# stdin to stdout with the HTML special characters escaped.
+kb_html_escape() {
+	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
+}
