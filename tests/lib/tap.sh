@@ -51,3 +51,13 @@ check() {
 	shift
 	check_rc "$desc" 0 "$@"
 }
+
+# make_or_bail TARGET...: build what the test needs, or stop the test
+# with the reason (a test that cannot run fails, it never skips).
+make_or_bail() {
+	# shellcheck disable=SC2154 # top and tmp are the caller's
+	make -s -C "$top" "$@" >/dev/null 2>"$tmp/make.err" || {
+		echo "Bail out! make $* failed: $(tail -n 1 "$tmp/make.err")"
+		exit 1
+	}
+}

@@ -14,10 +14,7 @@ echo "1..4"
 for t in perf jq; do
 	command -v "$t" >/dev/null || { echo "Bail out! $t not found (make deps)"; exit 1; }
 done
-make -s -C "$top" bench-tools >/dev/null 2>"$tmp/make.err" || {
-	echo "Bail out! make bench-tools failed: $(tail -n 1 "$tmp/make.err")"
-	exit 1
-}
+make_or_bail bench-tools
 mkdir -p "$tmp/p/bin" "$tmp/r"
 cp "$top/build/bench/kbbench" "$top/bench/perfstat2csv.sh" "$tmp/p/bin/"
 cp "$top/guest/run.sh" "$tmp/p/run"

@@ -11,10 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib/tap.sh"
 echo "1..6"
 
-make -s -C "$top" check-tools >/dev/null 2>"$tmp/make.err" || {
-	echo "Bail out! make check-tools failed: $(tail -n 1 "$tmp/make.err")"
-	exit 1
-}
+make_or_bail check-tools
 topics=$("$top/kernel/scripts/checks-payload.sh" kernel/series "$tmp/pay")
 if [ "$topics" = proc-interrupts ] && [ -x "$tmp/pay/checks/proc-interrupts/irqcompat" ] &&
 	[ -f "$tmp/pay/checks/proc-interrupts/boot-check" ] && [ -f "$tmp/pay/checks.sh" ]; then

@@ -10,10 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib/tap.sh"
 echo "1..9"
 
-make -s -C "$top" bench-tools >/dev/null 2>"$tmp/make.err" || {
-	echo "Bail out! make bench-tools failed: $(tail -n 1 "$tmp/make.err")"
-	exit 1
-}
+make_or_bail bench-tools
 # A kernel label that exists but is never booted: the plan fails first.
 mkdir -p "$tmp/cache/labels/fake"
 : >"$tmp/cache/labels/fake/bzImage"
