@@ -25,11 +25,14 @@ help:
 	@echo "  make calibrate         A/A run (baseline vs baseline): measures the noise floor"
 	@echo "  make kernels           build the baseline and patched kernels (cached by content)"
 	@echo "  make image             build the Debian 12 cloud image (cached)"
-	@echo "  make boot-test         boot both kernels and check them"
+	@echo "  make boot-test         boot both kernels and check them, with the checks the series brings (kernel/checks/)"
+	@echo "  make bisect-check      build and boot every prefix of the series, running its checks"
 	@echo "  make bench             run the workloads on both kernels, no report"
 	@echo "  make test              unit tests and VM tests (TAP, prove)"
 	@echo "  make deps              check/install the Debian packages needed"
 	@echo "  make clean             remove build outputs in the repo (not the cache)"
+	@echo "Rooms: orchestrate/ is what bench-compare runs on the host, guest/ what runs in the guest,"
+	@echo "workloads/ the .wl files, bench/ the benchmarks, analysis/ the statistics (README: Layout)."
 	@echo "Settings: see bench.conf; override in bench.local.conf or with KEY=value. V=1 is verbose."
 
 deps:
