@@ -583,6 +583,90 @@ static double floor_lookup(const struct floor_tab *ft, const struct key *k,
 	return best;
 }
 
+#define FAILED_HEADER "kernel\tboot\tvcpus\tattempt\texit\treason\tserial_log"
+#define FAILED_FIELDS 7
+
+/*
+ * RUN/failed-boots.tsv (orchestrate/run.sh): every boot that panicked,
+ * oopsed, hung or lost its QEMU. Copied into results.json for the two
+ * labels compared: their samples are not in the statistics, and the
+ * report and the regression gate must say so. Returns -1 after naming
+ * file:line of a malformed line; a missing file is no failures.
+ */
+static int write_failed_boots(FILE *out, const char *run, const char *lab[2])
+{
+	char *path = xmalloc(strlen(run) + 32), *line = NULL, *f[FAILED_FIELDS];
+	size_t cap = 0, lineno = 0, nout = 0;
+	ssize_t len;
+	FILE *fp;
+
+	sprintf(path, "%s/failed-boots.tsv", run);
+	fp = fopen(path, "r");
+	fputs(",\"failed_boots\":[", out);
+	while (fp && (len = getline(&line, &cap, fp)) >= 0) {
+		size_t k;
+		char *q = line;
+
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (lineno == 1) {
+			if (strcmp(line, FAILED_HEADER)) {
+				fprintf(stderr, "kbstat: error: %s:1: header is not '%s'\n",
+					path, FAILED_HEADER);
+				goto bad;
+			}
+			continue;
+		}
+		if (strlen(line) != (size_t)len) {
+			fprintf(stderr, "kbstat: error: %s:%zu: NUL byte inside the line\n",
+				path, lineno);
+			goto bad;
+		}
+		for (k = 1; *q; q++)
+			k += *q == '\t';
+		if (k != FAILED_FIELDS) {
+			fprintf(stderr, "kbstat: error: %s:%zu: %zu fields, expected %d (%s)\n",
+				path, lineno, k, FAILED_FIELDS, FAILED_HEADER);
+			goto bad;
+		}
+		for (q = line, f[0] = q, k = 1; *q; q++) {
+			if (*q == '\t') {
+				*q = 0;
+				f[k++] = q + 1;
+			}
+		}
+		if (strcmp(f[0], lab[0]) && strcmp(f[0], lab[1]))
+			continue;
+		fputs(nout++ ? ",{" : "{", out);
+		jw_kstr(out, "kernel", f[0]);
+		fputc(',', out);
+		jw_kstr(out, "boot", f[1]);
+		fputc(',', out);
+		jw_kstr(out, "vcpus", f[2]);
+		fputc(',', out);
+		jw_kstr(out, "attempt", f[3]);
+		fputc(',', out);
+		jw_kstr(out, "exit", f[4]);
+		fputc(',', out);
+		jw_kstr(out, "reason", f[5]);
+		fputc(',', out);
+		jw_kstr(out, "serial_log", f[6]);
+		fputc('}', out);
+	}
+	fputc(']', out);
+	if (fp)
+		fclose(fp);
+	free(line);
+	free(path);
+	return 0;
+bad:
+	fclose(fp);
+	free(line);
+	free(path);
+	return -1;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -736,7 +820,18 @@ static int cmd_compare(int argc, char **argv)
 			primary_is(&pt, kk->workload, kk->metric,
 				   kk->better != BETTER_NONE) ? "true" : "false");
 	}
-	fputs("\n],\"warnings\":[", f);
+	fputs("\n]", f);
+	{
+		const char *lab[2] = { o.base, o.new };
+
+		if (write_failed_boots(f, o.run, lab)) {
+			out_close(f, o.out, tmp);
+			if (o.out)
+				unlink(o.out);
+			return 1;
+		}
+	}
+	fputs(",\"warnings\":[", f);
 	for (i = 0; i < w.n; i++) {
 		if (i)
 			fputc(',', f);
@@ -866,7 +961,7 @@ static void print_rule(const size_t *wid, int md)
 static int cmd_summary(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	const struct jval *warns;
+	const struct jval *warns, *fails;
 	struct results rs;
 	const char *floor_file;
 	char *(*cell)[NCOLS], *hdr[NCOLS], buf[512], est[256];
@@ -1018,6 +1113,18 @@ static int cmd_summary(int argc, char **argv)
 	for (i = 0; warns && warns->type == J_ARR && i < warns->n; i++)
 		if (warns->items[i].type == J_STR)
 			printf("%swarning: %s\n", md ? "- " : "", warns->items[i].str);
+	fails = json_get(rs.j, "failed_boots");
+	for (i = 0; fails && fails->type == J_ARR && i < fails->n; i++) {
+		const struct jval *fb = &fails->items[i];
+
+		if (!i)
+			printf("%sfailed boots (their samples are not in the statistics, which use the complete boots only):\n",
+			       md ? "\n" : "");
+		printf("%sFAILED %s %s (vcpus %s, attempt %s): %s; serial log %s\n",
+		       md ? "- " : "  ", json_str(fb, "kernel"), json_str(fb, "boot"),
+		       json_str(fb, "vcpus"), json_str(fb, "attempt"),
+		       json_str(fb, "reason"), json_str(fb, "serial_log"));
+	}
 	free(ord);
 	return 0;
 }

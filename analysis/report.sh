@@ -325,6 +325,12 @@ EOF
 		rows_html info
 		echo "</table>"
 	fi
+	if jq -e '(.failed_boots // []) | length > 0' "$tmp/results.json" >/dev/null; then
+		echo "<h2>Failed boots</h2>"
+		echo "<p>These boots panicked, oopsed, hung or lost their QEMU: their samples are not in the statistics, which use the complete boots only.</p><ul>"
+		jq -r '.failed_boots[] | "<li><b>\(.kernel | @html) \(.boot | @html)</b> (vcpus \(.vcpus), attempt \(.attempt)): \(.reason | @html); serial log <code>\(.serial_log | @html)</code></li>"' "$tmp/results.json"
+		echo "</ul>"
+	fi
 	if [ "$(jq '.warnings | length' "$tmp/results.json")" -gt 0 ]; then
 		echo "<h2>Warnings</h2><ul>"
 		jq -r '.warnings[] | "<li>\(@html)</li>"' "$tmp/results.json"

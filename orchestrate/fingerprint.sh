@@ -22,7 +22,9 @@ labels=("$@")
 
 # One launch.json per kernel and vCPU count is enough: the launcher
 # writes the same command line for every boot but the paths.
-launches=$(find "$run/boots" -name launch.json | sort)
+# (failed attempts, <boot>.attemptN, only when no boot completed)
+launches=$(find "$run/boots" -name launch.json -not -path '*.attempt[0-9]*/*' | sort)
+[ -n "$launches" ] || launches=$(find "$run/boots" -name launch.json | sort)
 [ -n "$launches" ] || kb_die "no launch.json under $run/boots: nothing was booted"
 
 kernels='{}'

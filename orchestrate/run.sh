@@ -11,8 +11,13 @@
 # (raw/<NAME>/<boot>/.done) is skipped, so an interrupted run resumes when
 # given the same DIR. With PROFILE=1 the first boot of each kernel also
 # runs each point once under perf record -g, after its timed samples
-# (RUN/profile/<NAME>/). Environment: BOOTS, WORKLOADS, QUICK, BENCH_VCPUS,
-# PROFILE, ACCEL, IMAGE, ROOT, V (see bench.conf).
+# (RUN/profile/<NAME>/). A boot that panics, oopses, hangs or whose QEMU
+# dies is a result: it is listed in RUN/failed-boots.tsv (with its serial
+# log; each attempt keeps its boot directory, <boot>.attemptN), tried
+# again RETRIES times, and the run goes on. Environment: BOOTS,
+# WORKLOADS, QUICK, BENCH_VCPUS, RETRIES, PROFILE, ACCEL, IMAGE, ROOT, V
+# (see bench.conf); KB_FAULT_APPEND="NAME/BOOT=ARG ..." adds a kernel
+# command-line argument to one boot (the tests make a boot panic with it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -22,7 +27,7 @@ top=$(cd "$here/.." && pwd)
 . "$top/workloads/wl.sh"
 
 kb_conf KBENCH_CACHE
-kb_conf BOOTS WORKLOADS QUICK
+kb_conf BOOTS WORKLOADS QUICK RETRIES
 
 run='' names=() labels=()
 while [ $# -gt 0 ]; do
@@ -40,6 +45,7 @@ done
 [ -n "$run" ] || kb_die "run.sh: --run DIR is required"
 [ "${#names[@]}" -ge 1 ] || kb_die "run.sh: give at least one --kernel NAME=LABEL"
 case "$BOOTS" in '' | *[!0-9]* | 0) kb_die "BOOTS must be a positive number, not '$BOOTS'" ;; esac
+case "$RETRIES" in '' | *[!0-9]*) kb_die "RETRIES must be a whole number, not '$RETRIES'" ;; esac
 
 for i in "${!labels[@]}"; do
 	kd=$KBENCH_CACHE/labels/${labels[$i]}
@@ -205,8 +211,23 @@ for v in "${groups[@]}"; do
 	fi
 done
 
+# launch.sh's exit status, in words (images/launch.sh lists them)
+failure_reason() {
+	case "$1" in
+	4) echo "kernel panic" ;;
+	5) echo "kernel oops/BUG" ;;
+	6) echo "hang (timeout, QEMU killed)" ;;
+	7) echo "QEMU failed, died or was killed" ;;
+	8) echo "no results from the guest" ;;
+	*) echo "launch failed (exit $1)" ;;
+	esac
+}
+if [ ! -f "$run/failed-boots.tsv" ]; then
+	printf 'kernel\tboot\tvcpus\tattempt\texit\treason\tserial_log\n' >"$run/failed-boots.tsv"
+fi
+
 n=0
-failed=0
+failed=0 boots_failed=0
 for v in "${groups[@]}"; do
 	for b in $(seq 1 "$BOOTS"); do
 		for i in "${!names[@]}"; do
@@ -235,24 +256,44 @@ for v in "${groups[@]}"; do
 					-device "virtio-blk-pci,drive=kbdisk$di${q:+,num-queues=$q}")
 			done
 			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}, $(kb_elapsed) elapsed, $(fmt_min "$(left_after $((n - 1)))") left (estimated)"
-			t_boot=$(date +%s)
-			rc=0
 			payload=$run/payload/v$v
 			if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
 				payload=$payload.profile
 			fi
-			"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/${labels[$i]}" \
-				--payload "$payload" --out "$out" \
-				--vcpus "$v" --mem "${group_mem[$v]}" \
-				--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
-				${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
+			append=()
+			case " ${KB_FAULT_APPEND:-} " in
+			*" $name/$boot="*)
+				# fault injection for the tests: NAME/BOOT=cmdline
+				f=" ${KB_FAULT_APPEND} "
+				f=${f#* "$name/$boot="}
+				append=(--append "${f%% *}") ;;
+			esac
+			for attempt in $(seq 0 "$RETRIES"); do
+				t_boot=$(date +%s)
+				rc=0
+				rm -rf "$out"
+				"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/${labels[$i]}" \
+					--payload "$payload" --out "$out" \
+					--vcpus "$v" --mem "${group_mem[$v]}" \
+					--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
+					${append[@]+"${append[@]}"} \
+					${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
+				t_boot=$(( $(date +%s) - t_boot ))
+				run_sum[$v]=$(( ${run_sum[$v]:-0} + t_boot ))
+				run_cnt[$v]=$(( ${run_cnt[$v]:-0} + 1 ))
+				printf '%s\t%s\n' "$v" "$t_boot" >>"$times_file"
+				if [ "$rc" = 0 ] || [ "$rc" = 3 ]; then break; fi
+				# A failed boot is a result: recorded, and the run goes on.
+				# Each attempt keeps its own boot directory.
+				mv "$out" "$out.attempt$attempt"
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$boot" "$v" "$attempt" "$rc" \
+					"$(failure_reason "$rc")" "$out.attempt$attempt/serial.log" >>"$run/failed-boots.tsv"
+				kb_say "boot $name $boot FAILED: $(failure_reason "$rc") (launch.sh exit $rc); serial log: $out.attempt$attempt/serial.log$([ "$RETRIES" = 0 ] || echo "; attempt $((attempt + 1)) of $((RETRIES + 1))")"
+			done
 			rm -f "${disks[@]}"
-			t_boot=$(( $(date +%s) - t_boot ))
-			run_sum[$v]=$(( ${run_sum[$v]:-0} + t_boot ))
-			run_cnt[$v]=$(( ${run_cnt[$v]:-0} + 1 ))
-			printf '%s\t%s\n' "$v" "$t_boot" >>"$times_file"
 			if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
-				kb_die "boot $name $boot failed (launch.sh exit $rc); serial log: $out/serial.log; rerun the same command to resume"
+				boots_failed=$((boots_failed + 1))
+				continue
 			fi
 			res=$out/results
 			[ -d "$res/raw" ] || kb_die "boot $name $boot returned no raw/ results; see $out/serial.log and $res/run.log"
@@ -285,5 +326,8 @@ for v in "${groups[@]}"; do
 done
 
 "$here/fingerprint.sh" "$run" "${names[@]}" -- "${labels[@]}"
+if [ "$boots_failed" != 0 ]; then
+	kb_say "$boots_failed boot(s) failed; the statistics use the complete boots only; every failure is listed in $run/failed-boots.tsv and the report"
+fi
 [ "$failed" = 0 ] || kb_die "$failed boot(s) had failing workloads; their partial results are in $run/raw; see run.log in $run/boots/*/*/results/"
 kb_say "run complete: $run"

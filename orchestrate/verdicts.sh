@@ -9,8 +9,9 @@
 #
 # gate is the regression check's decision: it prints the undecided rows
 # (inconclusive, insufficient data) as not regressions, then the worse
-# ones, and exits 1 if there is any worse row. Informational metrics
-# have no verdict and can never fail it.
+# ones, and exits 1 if there is any worse row, or if NEW fails to boot
+# or crashes where OLD does not (results.json failed_boots). Informational
+# metrics have no verdict and can never fail it.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: verdicts.sh VERDICT|gate RESULTS.json" >&2; exit 2; }
 [ -f "$2" ] || { echo "kbench: error: $2 not found" >&2; exit 2; }
@@ -28,6 +29,19 @@ if [ "$1" != gate ]; then
 fi
 undecided=$(list inconclusive "$2"; list insufficient "$2")
 regressions=$(list worse "$2")
+# A boot that crashes or hangs is a finding: NEW failing where OLD did
+# not is a regression; both failing is listed as undecided.
+crashes=$(jq -r '.new as $n | .base as $b | (.failed_boots // []) as $f
+	| if any($f[]; .kernel == $n) and (any($f[]; .kernel == $b) | not)
+	  then $f[] | select(.kernel == $n)
+	  | "  NEW fails to boot or crashes: \(.boot) (vcpus \(.vcpus), attempt \(.attempt)): \(.reason); serial log \(.serial_log)"
+	  else empty end' "$2")
+both=$(jq -r '.new as $n | .base as $b | (.failed_boots // []) as $f
+	| if any($f[]; .kernel == $n) and any($f[]; .kernel == $b)
+	  then $f[] | "  \(.kernel) fails to boot or crashes: \(.boot): \(.reason); serial log \(.serial_log)"
+	  else empty end' "$2")
+undecided=$(printf '%s\n%s' "$undecided" "$both" | sed '/^$/d')
+regressions=$(printf '%s\n%s' "$crashes" "$regressions" | sed '/^$/d')
 if [ -n "$undecided" ]; then
 	printf 'kbench: not a regression, but undecided (NEW vs OLD):\n%s\n' "$undecided" >&2
 fi
