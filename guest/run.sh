@@ -31,6 +31,17 @@ say() {
 } >"$res/guest-info.txt"
 cp /proc/interrupts "$res/interrupts.txt" 2>/dev/null || true
 
+# append_csv TMP CSV: TMP's rows (and TMP.perf's) onto CSV, with its
+# header only if CSV is new; fails if any write fails.
+append_csv() {
+	if [ -s "$2" ]; then
+		tail -n +2 "$1" >>"$2" || return 1
+	else
+		cat "$1" >"$2" || return 1
+	fi
+	cat "$1.perf" >>"$2"
+}
+
 n=0
 total=$(grep -c . "$here/plan.tsv" || true)
 tab=$(printf '\t')
@@ -55,13 +66,14 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 			status=1
 			: >"$tmp.perf"
 		fi
-		# One header per CSV, however many points it holds.
-		if [ -s "$csv" ]; then
-			tail -n +2 "$tmp" >>"$csv"
-		else
-			cat "$tmp" >"$csv"
+		# One header per CSV, however many points it holds. A write
+		# that fails (a full disk) must not leave a CSV that looks
+		# whole: it moves aside as $wl.incomplete, which no one reads.
+		if ! append_csv "$tmp" "$csv"; then
+			say "error: $wl point=$point variant=$variant: writing $csv failed (guest disk full? $(df -k "$res" 2>/dev/null | tail -n 1)); moved aside as $wl.incomplete"
+			mv -f "$csv" "$res/raw/$wl.incomplete" 2>/dev/null || rm -f "$csv"
+			status=1
 		fi
-		cat "$tmp.perf" >>"$csv"
 		rm -f "$tmp" "$tmp.perf"
 	else
 		rc=$?

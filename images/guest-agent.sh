@@ -72,10 +72,26 @@ else
 	kb_log "runner-exit status=$rc uptime=$(cut -d' ' -f1 /proc/uptime)"
 fi
 
+# MANIFEST (every file's sha256) goes last into the results tar: the host
+# accepts the results only if it is there and every file matches it, so a
+# tar cut short by a full disk is never taken for complete results.
 sync
-if tar -cf "$res" -C /kb/results . 2>/dev/console; then
+rm -f /kb/results/MANIFEST
+(cd /kb/results && find . -type f | LC_ALL=C sort >/kb/files.list &&
+	tr '\n' '\0' </kb/files.list | xargs -0 -r sha256sum >/kb/MANIFEST.tmp) ||
+	kb_log "error: cannot checksum the results (guest disk full?)"
+mv /kb/MANIFEST.tmp /kb/results/MANIFEST 2>/dev/null || true
+echo ./MANIFEST >>/kb/files.list
+need=$(tar -cf - -C /kb/results -T /kb/files.list 2>/dev/null | wc -c)
+have=$(blockdev --getsize64 "$res" 2>/dev/null || echo 0)
+if [ "$have" -gt 0 ] && [ "$need" -gt "$have" ]; then
+	# Too large: say so in a small tar the host reads, without MANIFEST.
+	kb_log "error: the results are $need bytes, the results disk holds $have"
+	echo "results are $need bytes, the results disk holds $have bytes" >/kb/results/results-overflow
+	tar -cf "$res" -C /kb/results ./results-overflow ./exit-status ./agent.log 2>/dev/console
+elif tar -cf "$res" -C /kb/results -T /kb/files.list 2>/dev/console; then
 	kb_log "results-written $res"
 else
-	kb_log "error: writing the results to $res failed (too large? see --results-mb)"
+	kb_log "error: writing the results to $res failed"
 fi
 kb_off

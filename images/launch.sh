@@ -26,7 +26,9 @@
 # Exit status:
 #   0 ok, 2 bad usage or setup, 3 the runner failed (results kept),
 #   4 guest kernel panic, 5 guest kernel oops/BUG, 6 timeout (hang; QEMU
-#   killed), 7 QEMU failed, died or was killed, 8 no results from the guest.
+#   killed), 7 QEMU failed, died or was killed, 8 no results from the guest,
+#   or results cut short (a full disk: the guest's MANIFEST is missing or
+#   does not match).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -263,6 +265,18 @@ if [ -f "$out/results/exit-status" ]; then
 	runner_rc=$(tr -dc '0-9' <"$out/results/exit-status")
 	[ -n "$runner_rc" ] || runner_rc=null
 fi
+# Complete results only: the guest's MANIFEST must be there (it is the
+# last member of the tar) and every file must match it.
+results_bad=
+if [ "$runner_rc" != null ]; then
+	if [ -f "$out/results/results-overflow" ]; then
+		results_bad="$(cat "$out/results/results-overflow"); raise --results-mb"
+	elif [ ! -f "$out/results/MANIFEST" ]; then
+		results_bad="the results tar ends before its MANIFEST (cut short: results disk full?${tar_err:+ tar: $tar_err})"
+	elif ! sumerr=$(cd "$out/results" && sha256sum --quiet -c MANIFEST 2>&1); then
+		results_bad="files do not match the guest's MANIFEST: $(printf '%s' "$sumerr" | grep -v '^sha256sum:' | tr '\n' ' ')${tar_err:+(tar: $tar_err)}"
+	fi
+fi
 guest_up=null
 if [ -f "$out/results/runcmd-uptime" ]; then
 	guest_up=$(tr -dc '0-9.' <"$out/results/runcmd-uptime")
@@ -308,6 +322,9 @@ elif [ "$runner_rc" = null ]; then
 		msg="no results: the guest stopped before writing them back"
 	fi
 	msg="$msg; see the serial log $serial"
+elif [ -n "$results_bad" ]; then
+	rc=8 status=results-incomplete
+	msg="incomplete results, none accepted: $results_bad; see $out/results"
 elif [ "$runner_rc" != 0 ]; then
 	rc=3 status=runner-failed
 	msg="the runner exited with status $runner_rc; results kept in $out/results (log: $out/results/run.log)"

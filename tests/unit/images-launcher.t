@@ -31,7 +31,7 @@ jeq() {
 	if [ "$got" = "$4" ]; then ok 0 "$1"; else ok 1 "$1 (got '$got', wanted '$4')"; fi
 }
 
-echo "1..46"
+echo "1..53"
 for t in jq qemu-img cloud-localds tar; do
 	command -v "$t" >/dev/null || { echo "Bail out! $t not installed (make deps)"; exit 1; }
 done
@@ -66,12 +66,22 @@ guest() {
 	cp "$d/p/run" "$d/copied-run"
 	echo "$st" >"$d/exit-status"
 	echo 42 >"$d/answer"
-	tar -cf "$results" -C "$d" --exclude=./p .
+	rm -rf "$d/p"
+	# as the guest agent does: MANIFEST last
+	(cd "$d" && find . -type f | sort | xargs sha256sum >"$d.manifest")
+	mv "$d.manifest" "$d/MANIFEST"
+	case "${2:-}" in
+	truncated) echo 4 >"$d/answer" ;;
+	nomanifest) rm "$d/MANIFEST" ;;
+	overflow) rm "$d/MANIFEST"; echo "results are 9999 bytes, the results disk holds 512 bytes" >"$d/results-overflow" ;;
+	esac
+	tar -cf "$results" -C "$d" .
 	rm -rf "$d"
 }
 case "$FAKE_MODE" in
 ok) guest 0 ;;
 fail3) guest 3 ;;
+truncated | nomanifest | overflow) guest 0 "$FAKE_MODE" ;;
 oops) say "kbench-guest: runcmd-start uptime=4.20"; say "[    5.1] BUG: kernel NULL pointer dereference, address: 0000000000000000"; guest 0 ;;
 panic) say "[    5.0] sysrq: Trigger a crash"; say "[    5.0] Kernel panic - not syncing: sysrq triggered crash" ;;
 hang) say "kbench-guest: runcmd-start uptime=4.20"; exec sleep 1000 ;;
@@ -135,6 +145,15 @@ FAKE_MODE=fail3 run "runner exit 3 gives exit 3" 3 "${common[@]}" --out "$tmp/f3
 has "message gives the runner status" "runner exited with status 3"
 jeq "launch.json runner_exit 3" "$tmp/f3/launch.json" .runner_exit 3
 if [ "$(cat "$tmp/f3/results/answer" 2>/dev/null)" = 42 ]; then ok 0 "results kept after runner failure"; else ok 1 "results kept after runner failure"; fi
+
+# results cut short (a full results disk): never accepted
+FAKE_MODE=truncated run "a file that does not match MANIFEST gives exit 8" 8 "${common[@]}" --out "$tmp/tr"
+has "message names the mismatched file" "incomplete results, none accepted: files do not match the guest's MANIFEST: ./answer: FAILED"
+jeq "launch.json status results-incomplete" "$tmp/tr/launch.json" .status results-incomplete
+FAKE_MODE=nomanifest run "a tar without its MANIFEST gives exit 8" 8 "${common[@]}" --out "$tmp/nm"
+has "message says the tar was cut short" "ends before its MANIFEST \(cut short: results disk full"
+FAKE_MODE=overflow run "results larger than the disk give exit 8" 8 "${common[@]}" --out "$tmp/ov"
+has "message gives both sizes and the remedy" "results are 9999 bytes, the results disk holds 512 bytes; raise --results-mb"
 
 # panic
 FAKE_MODE=panic run "panic gives exit 4" 4 "${common[@]}" --out "$tmp/pa"
