@@ -13,6 +13,7 @@ TOP := $(CURDIR)
 export KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS
 export IMAGE ROOT ACCEL CLOCK VCPUS MEM BOOT_TIMEOUT BOOTS WORKLOADS QUICK
 export PROFILE FORCE V TOP RESUME BENCH_VCPUS NEW OLD REF RUN SERIES RETRIES
+export FUZZ_TIME
 
 .PHONY: help deps check-conf kernels kernel-baseline kernel-patched test \
 	test-unit test-vm clean
@@ -50,8 +51,9 @@ kernel-baseline: deps check-conf
 kernel-patched: deps check-conf | kernel-baseline
 	@kernel/scripts/build.sh patched "$(SERIES)"
 
-# Area makefiles (kernel, images, bench, orchestrate, analysis) add their targets.
-include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk analysis/*.mk))
+# Area makefiles (kernel, images, bench, orchestrate, analysis, fuzz) add their targets.
+include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk analysis/*.mk \
+	fuzz/*.mk))
 
 test: test-unit test-vm
 

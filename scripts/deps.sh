@@ -18,8 +18,8 @@ PKGS=(
 	clang llvm libbpf-dev linux-perf
 	# analysis and reports
 	gnuplot-nox jq libxml2-utils
-	# tests
-	perl shellcheck chromium
+	# tests; libclang-rt-14-dev has libFuzzer and the ASan/UBSan runtimes
+	perl shellcheck chromium libclang-rt-14-dev
 )
 
 missing=()
