@@ -203,13 +203,28 @@ static void jp_value(struct jp *p, struct jval *v)
 	}
 }
 
+struct jval *json_parse(const char *buf, const char *name)
+{
+	struct jval *v = xmalloc(sizeof(*v));
+	struct jp p = { buf, name, 0 };
+
+	jp_value(&p, v);
+	jp_ws(&p);
+	if (!p.err && *p.s)
+		jp_fail(&p, "trailing characters");
+	if (p.err) {
+		json_free(v);
+		return NULL;
+	}
+	return v;
+}
+
 struct jval *json_parse_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	size_t n = 0, cap = 4096, r;
 	char *buf;
 	struct jval *v;
-	struct jp p;
 
 	if (!f) {
 		fprintf(stderr, "kbstat: error: cannot open %s\n", path);
@@ -223,15 +238,31 @@ struct jval *json_parse_file(const char *path)
 	}
 	fclose(f);
 	buf[n] = 0;
-	v = xmalloc(sizeof(*v));
-	p = (struct jp){ buf, path, 0 };
-	jp_value(&p, v);
-	jp_ws(&p);
-	if (!p.err && *p.s)
-		jp_fail(&p, "trailing characters");
+	v = json_parse(buf, path);
 	free(buf);
-	/* the tree leaks on error: the caller exits anyway */
-	return p.err ? NULL : v;
+	return v;
+}
+
+static void json_free_items(struct jval *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		json_free_items(&v->items[i]);
+		if (v->names)
+			free(v->names[i]);
+	}
+	free(v->items);
+	free(v->names);
+	free(v->str);
+}
+
+void json_free(struct jval *v)
+{
+	if (!v)
+		return;
+	json_free_items(v);
+	free(v);
 }
 
 const struct jval *json_get(const struct jval *obj, const char *name)

@@ -20,7 +20,14 @@ struct jval {
 	char **names;		/* object member names */
 };
 
+/*
+ * Parses the NUL-terminated text buf; name is the file it came from, for
+ * errors. Returns NULL after printing an error naming it.
+ */
+struct jval *json_parse(const char *buf, const char *name);
 struct jval *json_parse_file(const char *path);
+/* Frees a tree json_parse returned (NULL is fine). */
+void json_free(struct jval *v);
 const struct jval *json_get(const struct jval *obj, const char *name);
 double json_num(const struct jval *obj, const char *name);
 const char *json_str(const struct jval *obj, const char *name);

@@ -205,19 +205,14 @@ static int bad(const char *file, size_t line, const char *what)
 	return -1;
 }
 
-static int load_csv(struct raw *raw, const char *file, const char *stem,
-		    size_t kern, size_t boot)
+int raw_load_csv(struct raw *raw, FILE *fp, const char *file,
+		 const char *stem, size_t kern, size_t boot)
 {
-	FILE *fp = fopen(file, "r");
 	char *buf = NULL, *f[NFIELDS + 1], *end, *where;
 	size_t cap = 0, line = 0, rows = 0;
 	ssize_t len;
 	int ret = 0;
 
-	if (!fp) {
-		fprintf(stderr, "kbstat: error: %s: %s\n", file, strerror(errno));
-		return -1;
-	}
 	while ((len = getline(&buf, &cap, fp)) >= 0) {
 		size_t nf = 0, k;
 		char *p = buf, msg[200];
@@ -337,6 +332,20 @@ static int load_csv(struct raw *raw, const char *file, const char *stem,
 	if (!ret && !rows)
 		ret = bad(file, 1, "header only, no samples (the bench wrote nothing: see the boot's run.log)");
 	free(buf);
+	return ret;
+}
+
+static int load_csv(struct raw *raw, const char *file, const char *stem,
+		    size_t kern, size_t boot)
+{
+	FILE *fp = fopen(file, "r");
+	int ret;
+
+	if (!fp) {
+		fprintf(stderr, "kbstat: error: %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	ret = raw_load_csv(raw, fp, file, stem, kern, boot);
 	fclose(fp);
 	return ret;
 }
@@ -444,6 +453,36 @@ int raw_load(const char *run, struct raw *raw)
 	free(dir);
 	index_keys(raw);
 	return 0;
+}
+
+void raw_free(struct raw *raw)
+{
+	size_t i;
+
+	for (i = 0; i < raw->nkeys; i++) {
+		struct key *k = &raw->keys[i];
+
+		free(k->workload);
+		free(k->variant);
+		free(k->point);
+		free(k->metric);
+		free(k->unit);
+		free(k->clock);
+		free((char *)k->where);
+	}
+	for (i = 0; i < raw->nkernels; i++)
+		free(raw->kernels[i]);
+	for (i = 0; i < raw->nboots; i++)
+		free(raw->boots[i]);
+	free(raw->keys);
+	free(raw->samples);
+	free(raw->kernels);
+	free(raw->boots);
+	free(raw->boot_kernel);
+	free(raw->ktab);
+	free(raw->order);
+	free(raw->key_start);
+	memset(raw, 0, sizeof(*raw));
 }
 
 long raw_kernel(const struct raw *raw, const char *label)

@@ -6,6 +6,7 @@
 #define KBSTAT_RAW_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "stats.h"
 
@@ -43,6 +44,15 @@ struct raw {
 
 /* Returns 0, or -1 after printing an error naming the file and line. */
 int raw_load(const char *run, struct raw *raw);
+/*
+ * One CSV, read from fp, into raw (zeroed or filled by earlier calls):
+ * file names it in errors, stem is the workload its name says, kern and
+ * boot index raw->kernels and raw->boots. Returns 0 or -1 as raw_load.
+ */
+int raw_load_csv(struct raw *raw, FILE *fp, const char *file,
+		 const char *stem, size_t kern, size_t boot);
+/* Frees what raw_load or raw_load_csv allocated. */
+void raw_free(struct raw *raw);
 long raw_kernel(const struct raw *raw, const char *label);
 /* Fills bs with the samples of key k on kernel kern; returns total n. */
 size_t raw_boot_set(const struct raw *raw, size_t k, size_t kern,

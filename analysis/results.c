@@ -148,15 +148,25 @@ static const char *str_or(const struct jval *o, const char *k, const char *dflt)
 int results_load(const char *path, const char *run, struct results *rs)
 {
 	struct primary_tab pt = { 0 };
-	const struct jval *res;
-	size_t i;
+	struct jval *j;
 
 	memset(rs, 0, sizeof(*rs));
 	if (run && primary_load(run, &pt))
 		return -1;
-	rs->j = json_parse_file(path);
-	if (!rs->j)
+	j = json_parse_file(path);
+	if (!j)
 		return -1;
+	return results_rows(rs, j, path, run ? &pt : NULL);
+}
+
+int results_rows(struct results *rs, struct jval *j, const char *path,
+		 const struct primary_tab *pt)
+{
+	const struct jval *res;
+	size_t i;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->j = j;
 	res = json_get(rs->j, "results");
 	rs->base = json_str(rs->j, "base");
 	rs->new = json_str(rs->j, "new");
@@ -193,8 +203,8 @@ int results_load(const char *path, const char *run, struct results *rs)
 		prim = json_get(r, "primary");
 		if (!judged)
 			w->sec = SEC_INFO;
-		else if (run)
-			w->sec = primary_is(&pt, w->workload, w->metric, 1) ?
+		else if (pt)
+			w->sec = primary_is(pt, w->workload, w->metric, 1) ?
 					 SEC_PRIMARY : SEC_JUDGED;
 		else if (prim && prim->type == J_BOOL)
 			w->sec = prim->num ? SEC_PRIMARY : SEC_JUDGED;
@@ -202,6 +212,13 @@ int results_load(const char *path, const char *run, struct results *rs)
 			w->sec = SEC_PRIMARY;
 	}
 	return 0;
+}
+
+void results_free(struct results *rs)
+{
+	json_free(rs->j);
+	free(rs->row);
+	memset(rs, 0, sizeof(*rs));
 }
 
 size_t *results_order(const struct results *rs)

@@ -60,6 +60,14 @@ struct results {
  * a file without it (an older kbstat) leads with every judged metric.
  */
 int results_load(const char *path, const char *run, struct results *rs);
+/*
+ * The rows of a parsed results file j (path names it in errors), which rs
+ * then owns; pt as primary_load read it, or NULL as results_load without
+ * RUN. Returns -1 after an error naming path.
+ */
+int results_rows(struct results *rs, struct jval *j, const char *path,
+		 const struct primary_tab *pt);
+void results_free(struct results *rs);
 /* Row indices: primary, then other judged, then informational; stable. */
 size_t *results_order(const struct results *rs);
 
