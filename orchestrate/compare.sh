@@ -24,10 +24,15 @@ for a in "$@"; do
 	esac
 done
 
+export KB_TARGET=bench-compare
+[ "$report" = 1 ] || KB_TARGET=bench
+[ "$calibrate" = 0 ] || KB_TARGET=calibrate
+
+kb_catch_signals
 
 if [ -n "${RESUME:-}" ]; then
 	run=$RESUME
-	[ -d "$run/raw" ] || kb_die "RESUME=$run is not a run directory (no raw/)"
+	[ -f "$run/plan.id" ] || kb_die "RESUME=$run is not a run directory kbench can resume (no plan.id); start a new run without RESUME="
 	kb_say "resuming $run"
 elif [ "$calibrate" = 1 ]; then
 	run=$(kb_new_run_dir -aa)
@@ -36,7 +41,7 @@ else
 fi
 
 if [ "$calibrate" = 1 ]; then
-	"$here/run.sh" --run "$run" --kernel baseline=baseline --kernel aa=baseline
+	kb_run_boots "$run" --kernel baseline=baseline --kernel aa=baseline
 	floor=$run/floor.json
 	"$top/build/analysis/kbstat" floor "$run" --a baseline --b aa --out "$floor"
 	mkdir -p "$KBENCH_CACHE/calibration"
@@ -53,7 +58,7 @@ if [ "$calibrate" = 1 ]; then
 	exit 0
 fi
 
-"$here/run.sh" --run "$run" --kernel baseline=baseline --kernel patched=patched
+kb_run_boots "$run" --kernel baseline=baseline --kernel patched=patched
 
 # The calibrated floor applies only to runs made the same way.
 "$here/floor.sh" "$run" >/dev/null

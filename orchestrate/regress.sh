@@ -57,16 +57,29 @@ else
 	new_label=new
 fi
 
-run=$(kb_new_run_dir -regress)
-{
+revisions() {
 	echo "NEW=$NEW ($new_label, patches sha256 $new_sum)"
 	echo "OLD=$OLD ($old_label, patches sha256 $old_sum)"
 	echo "REF=${REF:-}"
-} >"$run/revisions.txt"
+}
+export KB_TARGET=regression-check
+kb_catch_signals
+if [ -n "${RESUME:-}" ]; then
+	run=$RESUME
+	if [ ! -f "$run/revisions.txt" ] || [ ! -f "$run/plan.id" ]; then
+		kb_die "RESUME=$run is not a regression-check run kbench can resume (no revisions.txt or plan.id); start a new one without RESUME="
+	fi
+	revisions | cmp -s - "$run/revisions.txt" ||
+		kb_die "RESUME=$run compared other revisions ($(tr '\n' ' ' <"$run/revisions.txt")), not these ($(revisions | tr '\n' ' ')); nothing was written to it"
+	kb_say "resuming $run"
+else
+	run=$(kb_new_run_dir -regress)
+	revisions >"$run/revisions.txt"
+fi
 
 if [ -n "${REF:-}" ]; then
 	[ -d "$REF/raw/patched" ] || kb_die "REF=$REF has no raw/patched samples to stand for OLD"
-	"$here/run.sh" --run "$run" --kernel baseline=baseline --kernel new="$new_label"
+	kb_run_boots "$run" --kernel baseline=baseline --kernel new="$new_label"
 	if ! "$top/analysis/fpdiff.sh" "$REF/fingerprint.json" "$run/fingerprint.json" >"$run/ref-fpdiff.txt"; then
 		if [ "${FORCE:-0}" = 1 ]; then
 			kb_say "warning: REF differs from this run (FORCE=1): $(tr '\n' ' ' <"$run/ref-fpdiff.txt")"
@@ -77,7 +90,7 @@ if [ -n "${REF:-}" ]; then
 	mkdir -p "$run/raw/old"
 	cp -r "$REF/raw/patched/." "$run/raw/old/"
 else
-	"$here/run.sh" --run "$run" --kernel baseline=baseline --kernel old="$old_label" --kernel new="$new_label"
+	kb_run_boots "$run" --kernel baseline=baseline --kernel old="$old_label" --kernel new="$new_label"
 fi
 
 kbstat=$top/build/analysis/kbstat

@@ -73,12 +73,6 @@ else
 fi
 [ "${#wls[@]}" -gt 0 ] || kb_die "no workload files in $wldir"
 
-mkdir -p "$run/raw" "$run/boots" "$run/payload" "$run/workloads"
-# The run keeps the workload files it used: the report reads their
-# primary metrics, and make report RUN= needs nothing outside RUN.
-for f in "${wls[@]}"; do
-	cp "$f" "$run/workloads/"
-done
 make -s -C "$top" bench-tools >/dev/null || kb_die "building the bench programs failed (make bench-tools)"
 
 # A point of the plan, checked on the host by the bench's own parser
@@ -155,6 +149,48 @@ for f in "${wls[@]}"; do
 done
 
 mapfile -t groups < <(printf '%s\n' "${!plan_lines[@]}" | sort -n)
+
+# The plan's identity: the kernels (by cache key), the boots and every
+# point. A run directory given again (RESUME=) must have been made with
+# the same one; this is checked before anything is written into it.
+plan_id() {
+	local i v
+	for i in "${!names[@]}"; do
+		printf 'kernel %s=%s %s\n' "${names[$i]}" "${labels[$i]}" \
+			"$(basename "$(readlink -f "$KBENCH_CACHE/labels/${labels[$i]}")")"
+	done
+	printf 'boots %s\nprofile %s\n' "$BOOTS" "${PROFILE:-0}"
+	for v in "${groups[@]}"; do
+		printf 'vcpus %s: mem %s, timeout %s, clock %s, disks%s\n' "$v" \
+			"${group_mem[$v]}" "${group_timeout[$v]}" "${group_clock[$v]}" "${group_disks[$v]:- none}"
+		printf '%s' "${plan_lines[$v]}" | sed 's/^/  point /'
+	done
+}
+plan_id >"$KBENCH_CACHE/.plan.$$"
+if [ -f "$run/plan.id" ]; then
+	if ! cmp -s "$run/plan.id" "$KBENCH_CACHE/.plan.$$"; then
+		d=$(diff "$run/plan.id" "$KBENCH_CACHE/.plan.$$" | grep '^[<>]' | head -n 4 |
+			sed -e 's/^</  was:/' -e 's/^>/  now:/')
+		rm -f "$KBENCH_CACHE/.plan.$$"
+		kb_die "$run was made with another plan or other kernels, so it cannot be resumed with these settings; nothing was written to it. First differences:
+$d
+Resume with the settings it was made with (its plan: $run/plan.id), or start a new run (no RESUME=)."
+	fi
+	rm -f "$KBENCH_CACHE/.plan.$$"
+elif [ -d "$run/raw" ] && [ -n "$(ls -A "$run/raw")" ]; then
+	rm -f "$KBENCH_CACHE/.plan.$$"
+	kb_die "$run holds results but no plan.id (made by an older kbench): it cannot be checked, so it is not resumed; start a new run"
+else
+	mkdir -p "$run"
+	mv -f "$KBENCH_CACHE/.plan.$$" "$run/plan.id"
+fi
+
+mkdir -p "$run/raw" "$run/boots" "$run/payload" "$run/workloads"
+# The run keeps the workload files it used: the report reads their
+# primary metrics, and make report RUN= needs nothing outside RUN.
+for f in "${wls[@]}"; do
+	cp "$f" "$run/workloads/"
+done
 nboots=$(( ${#groups[@]} * BOOTS * ${#names[@]} ))
 kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s) = $nboots boots"
 
@@ -226,19 +262,38 @@ if [ ! -f "$run/failed-boots.tsv" ]; then
 	printf 'kernel\tboot\tvcpus\tattempt\texit\treason\tserial_log\n' >"$run/failed-boots.tsv"
 fi
 
+# SIGINT or SIGTERM: QEMU is stopped (launch.sh does it on SIGTERM),
+# the boot it cut short leaves nothing behind, the complete boots stay
+# (raw/<NAME>/<boot>/.done) and a run given again (RESUME=) does only
+# what is missing. The caller prints the command that resumes.
+kb_catch_signals
+done_boots=0
+# interrupted WHERE: stop the run, cut short at WHERE
+interrupted() {
+	rm -rf "$out" "$dest"
+	rm -f ${disks[@]+"${disks[@]}"}
+	kb_say "interrupted in $1: QEMU stopped, that boot's partial output removed; $done_boots boot(s) of $nboots complete in $run"
+	exit "$(kb_signal_rc)"
+}
+
 n=0
 failed=0 boots_failed=0
+out='' dest='' disks=()
 for v in "${groups[@]}"; do
 	for b in $(seq 1 "$BOOTS"); do
 		for i in "${!names[@]}"; do
+			[ -z "$KB_SIGNAL" ] || { out='' dest=''; interrupted "between boots"; }
 			n=$((n + 1))
 			name=${names[$i]}
 			boot=$(printf 'v%d-b%02d' "$v" "$b")
 			dest=$run/raw/$name/$boot
 			if [ -f "$dest/.done" ]; then
 				kb_say "boot $n/$nboots: $name $boot already done, skipped"
+				done_boots=$((done_boots + 1))
 				continue
 			fi
+			# a boot without .done starts again from nothing
+			rm -rf "$dest"
 			out=$run/boots/$name/$boot
 			rm -rf "$out"
 			mkdir -p "$(dirname "$out")"
@@ -272,13 +327,14 @@ for v in "${groups[@]}"; do
 				t_boot=$(date +%s)
 				rc=0
 				rm -rf "$out"
-				"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/${labels[$i]}" \
+				kb_fg "$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/${labels[$i]}" \
 					--payload "$payload" --out "$out" \
 					--vcpus "$v" --mem "${group_mem[$v]}" \
 					--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
 					${append[@]+"${append[@]}"} \
 					${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
 				t_boot=$(( $(date +%s) - t_boot ))
+				[ -z "$KB_SIGNAL" ] || interrupted "$name $boot (boot $n/$nboots)"
 				run_sum[$v]=$(( ${run_sum[$v]:-0} + t_boot ))
 				run_cnt[$v]=$(( ${run_cnt[$v]:-0} + 1 ))
 				printf '%s\t%s\n' "$v" "$t_boot" >>"$times_file"
@@ -286,9 +342,14 @@ for v in "${groups[@]}"; do
 				# A failed boot is a result: recorded, and the run goes on.
 				# Each attempt keeps its own boot directory.
 				mv "$out" "$out.attempt$attempt"
+				why=$(failure_reason "$rc")
+				# results cut short: the launcher's message says which files
+				if [ "$rc" = 8 ] && jq -e '.status == "results-incomplete"' "$out.attempt$attempt/launch.json" >/dev/null 2>&1; then
+					why=$(jq -r '.message' "$out.attempt$attempt/launch.json" | tr '\t\n' '  ')
+				fi
 				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$boot" "$v" "$attempt" "$rc" \
-					"$(failure_reason "$rc")" "$out.attempt$attempt/serial.log" >>"$run/failed-boots.tsv"
-				kb_say "boot $name $boot FAILED: $(failure_reason "$rc") (launch.sh exit $rc); serial log: $out.attempt$attempt/serial.log$([ "$RETRIES" = 0 ] || echo "; attempt $((attempt + 1)) of $((RETRIES + 1))")"
+					"$why" "$out.attempt$attempt/serial.log" >>"$run/failed-boots.tsv"
+				kb_say "boot $name $boot FAILED: $why (launch.sh exit $rc); serial log: $out.attempt$attempt/serial.log$([ "$RETRIES" = 0 ] || echo "; attempt $((attempt + 1)) of $((RETRIES + 1))")"
 			done
 			rm -f "${disks[@]}"
 			if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
@@ -300,8 +361,13 @@ for v in "${groups[@]}"; do
 			mkdir -p "$dest"
 			for csv in "$res"/raw/*.csv; do
 				[ -f "$csv" ] || continue
-				cp "$csv" "$dest/.$(basename "$csv").tmp"
-				mv -f "$dest/.$(basename "$csv").tmp" "$dest/$(basename "$csv")"
+				c=$(basename "$csv")
+				# a full host disk: named, and the boot is not complete
+				if ! cperr=$(cp "$csv" "$dest/.$c.tmp" 2>&1 && cmp "$csv" "$dest/.$c.tmp" 2>&1 &&
+					mv -f "$dest/.$c.tmp" "$dest/$c" 2>&1); then
+					rm -f "$dest/.$c.tmp"
+					kb_die "boot $name $boot, workload ${c%.csv}: copying its samples into $dest failed: $cperr (host disk full? $(df -h "$run" | tail -n 1)); that boot is not marked complete: free space, then resume with $(kb_resume_cmd "${KB_TARGET:-bench-compare}" "$run")"
+				fi
 			done
 			if [ -d "$res/profile" ]; then
 				for p in "$res"/profile/*/; do
@@ -321,6 +387,7 @@ for v in "${groups[@]}"; do
 				continue
 			fi
 			: >"$dest/.done"
+			done_boots=$((done_boots + 1))
 		done
 	done
 done

@@ -117,3 +117,68 @@ kb_new_run_dir() {
 kb_html_escape() {
 	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
 }
+
+# Interruption. kb_catch_signals makes SIGINT and SIGTERM set KB_SIGNAL
+# (INT or TERM) and pass SIGTERM on to the command kb_fg is running, so
+# that it stops at once (bash runs a trap only after a foreground command
+# ends, hence kb_fg runs it in the background and waits). kb_fg returns
+# the command's own status once it has stopped.
+KB_SIGNAL=
+kb_fg_pid=
+# shellcheck disable=SC2317 # called by the traps
+kb_on_signal() {
+	KB_SIGNAL=$1
+	[ -z "$kb_fg_pid" ] || kill -TERM "$kb_fg_pid" 2>/dev/null || true
+}
+kb_catch_signals() {
+	trap 'kb_on_signal INT' INT
+	trap 'kb_on_signal TERM' TERM
+}
+kb_fg() {
+	local rc=0
+	"$@" &
+	kb_fg_pid=$!
+	wait "$kb_fg_pid" || rc=$?
+	# a signal cuts wait short: wait again for the command's own status
+	if [ -n "$KB_SIGNAL" ] && kill -0 "$kb_fg_pid" 2>/dev/null; then
+		rc=0
+		wait "$kb_fg_pid" || rc=$?
+	fi
+	kb_fg_pid=
+	return "$rc"
+}
+# kb_signal_rc: the exit status for the signal caught (130 INT, 143 TERM)
+kb_signal_rc() {
+	case "$KB_SIGNAL" in INT) echo 130 ;; *) echo 143 ;; esac
+}
+
+# kb_resume_cmd TARGET RUN: the make command that resumes RUN, with the
+# settings that shape a run's plan, as they are now.
+KB_PLAN_KEYS="SERIES NEW OLD REF BOOTS QUICK BENCH_VCPUS WORKLOADS CLOCK MEM BOOT_TIMEOUT PROFILE RETRIES IMAGE ROOT ACCEL"
+kb_resume_cmd() {
+	local k cmd run=$2
+	case "$run" in "$KB_TOP"/*) run=${run#"$KB_TOP"/} ;; esac
+	cmd="make $1 RESUME=$(printf '%q' "$run")"
+	for k in $KB_PLAN_KEYS; do
+		[ -n "${!k:-}" ] || continue
+		cmd="$cmd $k=$(printf '%q' "${!k}")"
+	done
+	printf '%s\n' "$cmd"
+}
+
+# kb_run_boots RUN ARGS...: orchestrate/run.sh --run RUN ARGS..., stopped
+# at once by SIGINT or SIGTERM (the caller ran kb_catch_signals); then
+# the command that resumes RUN ($KB_TARGET) is printed and the script
+# exits with the signal's status.
+kb_run_boots() {
+	local rc=0 run=$1
+	shift
+	kb_fg "$KB_TOP/orchestrate/run.sh" --run "$run" "$@" || rc=$?
+	if [ -n "$KB_SIGNAL" ] || [ "$rc" = 130 ] || [ "$rc" = 143 ]; then
+		[ -n "$KB_SIGNAL" ] || KB_SIGNAL=$([ "$rc" = 130 ] && echo INT || echo TERM)
+		kb_say "stopped by SIG$KB_SIGNAL; nothing of the boot it cut short is kept. Resume with:"
+		kb_say "  $(kb_resume_cmd "$KB_TARGET" "$run")"
+		exit "$(kb_signal_rc)"
+	fi
+	return "$rc"
+}
