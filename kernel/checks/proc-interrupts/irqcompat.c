@@ -149,7 +149,9 @@ static char *read_all(const char *path, size_t *lenp)
 	return buf;
 }
 
-static void parse_error(const struct table *t, size_t line, const char *fmt, ...)
+/* "FILE:LINE: what" on stderr; returns -1 for the caller to pass up. */
+static int __attribute__((format(printf, 3, 4)))
+parse_error(const struct table *t, size_t line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -158,7 +160,7 @@ static void parse_error(const struct table *t, size_t line, const char *fmt, ...
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(1);
+	return -1;
 }
 
 static int is_digit(char c)
@@ -173,24 +175,25 @@ static size_t skip_spaces(const char *s, size_t i, size_t len)
 	return i;
 }
 
-static void parse_header(struct table *t, const char *s, size_t len)
+static int parse_header(struct table *t, const char *s, size_t len)
 {
 	size_t i = skip_spaces(s, 0, len), cap = 0;
 
 	/* "%*s" of prec + 8 blanks, then "CPU%-8d" per online CPU */
 	if (i < 9)
-		parse_error(t, 1, "header does not start with at least 9 blanks");
+		return parse_error(t, 1, "header does not start with at least 9 blanks");
 	t->prec = (int)i - 8;
 	while (i < len) {
 		char *end;
 		unsigned long cpu;
 
 		if (len - i < 4 || memcmp(s + i, "CPU", 3) || !is_digit(s[i + 3]))
-			parse_error(t, 1, "header: expected CPUn at column %zu", i + 1);
+			return parse_error(t, 1, "header: expected CPUn at column %zu",
+					   i + 1);
 		cpu = strtoul(s + i + 3, &end, 10);
 		if (t->ncpu && cpu <= t->cpus[t->ncpu - 1])
-			parse_error(t, 1, "header: CPU%lu after CPU%lu", cpu,
-				    t->cpus[t->ncpu - 1]);
+			return parse_error(t, 1, "header: CPU%lu after CPU%lu", cpu,
+					   t->cpus[t->ncpu - 1]);
 		if (t->ncpu == cap) {
 			cap = cap ? cap * 2 : 64;
 			t->cpus = xrealloc(t->cpus, cap * sizeof(*t->cpus));
@@ -199,7 +202,8 @@ static void parse_header(struct table *t, const char *s, size_t len)
 		i = skip_spaces(s, (size_t)(end - s), len);
 	}
 	if (!t->ncpu)
-		parse_error(t, 1, "header lists no CPU");
+		return parse_error(t, 1, "header lists no CPU");
+	return 0;
 }
 
 /* "5-edge", "-edge" (no domain) or "5" (no flow name) */
@@ -214,14 +218,14 @@ static int is_hw_token(const char *s, size_t n)
 	return s[i] == '-' && i + 1 < n;
 }
 
-static void parse_device_rest(struct table *t, struct row *r, const char *s,
-			      size_t len)
+static int parse_device_rest(struct table *t, struct row *r, const char *s,
+			     size_t len)
 {
 	size_t i = skip_spaces(s, 0, len), start, tok;
 
 	r->chip_lead = i;
 	if (i == len)
-		parse_error(t, r->line, "row %lu: no chip name", r->irq);
+		return parse_error(t, r->line, "row %lu: no chip name", r->irq);
 	start = i;
 	while (i < len && s[i] != ' ')
 		i++;
@@ -250,6 +254,7 @@ static void parse_device_rest(struct table *t, struct row *r, const char *s,
 	while (len > tok && s[len - 1] == ' ')
 		len--;
 	r->actions = xstrndup(s + tok, len - tok);
+	return 0;
 }
 
 static struct row *find_row(const struct table *t, const struct row *k)
@@ -267,20 +272,31 @@ static struct row *find_row(const struct table *t, const struct row *k)
 	return NULL;
 }
 
-static void parse_row(struct table *t, const char *s, size_t len, size_t line)
+static void free_row(struct row *r)
+{
+	free(r->counts);
+	free(r->chip);
+	free(r->hwirq);
+	free(r->trigger);
+	free(r->actions);
+	free(r->desc);
+}
+
+/* One row into t->rows[t->nrows]; on an error that row is freed. */
+static int parse_row(struct table *t, const char *s, size_t len, size_t line)
 {
 	const char *colon = memchr(s, ':', len);
 	size_t lw, lstart, i, k, want;
 	struct row *r;
 
 	if (!len)
-		parse_error(t, line, "empty line");
+		return parse_error(t, line, "empty line");
 	if (!colon)
-		parse_error(t, line, "no ':' after the row label");
+		return parse_error(t, line, "no ':' after the row label");
 	lw = (size_t)(colon - s);
 	lstart = skip_spaces(s, 0, lw);
 	if (lstart == lw || lw - lstart >= sizeof(r->label))
-		parse_error(t, line, "bad row label");
+		return parse_error(t, line, "bad row label");
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 128;
 		t->rows = xrealloc(t->rows, t->cap * sizeof(*t->rows));
@@ -297,30 +313,40 @@ static void parse_row(struct table *t, const char *s, size_t len, size_t line)
 		r->irq = strtoul(r->label, NULL, 10);
 	/* labels are "%*d" / "%*s" with the header's precision */
 	want = (size_t)t->prec > lw - lstart ? (size_t)t->prec : lw - lstart;
-	if (lw != want)
+	if (lw != want) {
 		parse_error(t, line, "row %s: label is %zu wide, header says %d",
 			    r->label, lw, t->prec);
-	if (len < lw + 2 || s[lw + 1] != ' ')
+		goto bad;
+	}
+	if (len < lw + 2 || s[lw + 1] != ' ') {
 		parse_error(t, line, "row %s: no blank after ':'", r->label);
+		goto bad;
+	}
 
 	r->counts = xrealloc(NULL, t->ncpu * sizeof(*r->counts));
 	for (k = 0; k < t->ncpu; k++) {
 		size_t f = lw + 2 + k * COUNT_STRIDE, j;
 		unsigned long long v = 0;
 
-		if (f + COUNT_W > len)
+		if (f + COUNT_W > len) {
 			parse_error(t, line, "row %s: %zu count columns, header has %zu CPUs",
 				    r->label, k, t->ncpu);
+			goto bad;
+		}
 		j = skip_spaces(s, f, f + COUNT_W);
-		if (j == f + COUNT_W)
+		if (j == f + COUNT_W) {
 			parse_error(t, line, "row %s: count column %zu is blank",
 				    r->label, k + 1);
+			goto bad;
+		}
 		for (; j < f + COUNT_W; j++) {
-			if (!is_digit(s[j]))
+			if (!is_digit(s[j])) {
 				parse_error(t, line, "row %s: count column %zu (CPU%lu) is "
 					    "'%.*s', not a right-justified %d-wide number "
 					    "(header has %zu CPUs)", r->label, k + 1,
 					    t->cpus[k], COUNT_W, s + f, COUNT_W, t->ncpu);
+				goto bad;
+			}
 			v = v * 10 + (unsigned long long)(s[j] - '0');
 		}
 		r->counts[k] = v;
@@ -330,15 +356,18 @@ static void parse_row(struct table *t, const char *s, size_t len, size_t line)
 			r->total_only = 1;
 			break;
 		}
-		if (f + COUNT_W == len || s[f + COUNT_W] != ' ')
+		if (f + COUNT_W == len || s[f + COUNT_W] != ' ') {
 			parse_error(t, line, "row %s: %zu count columns, header has %zu CPUs",
 				    r->label, k + 1, t->ncpu);
+			goto bad;
+		}
 	}
 	i = lw + 2 + r->ncounts * COUNT_STRIDE;
 	if (r->total_only)
 		i = len;
 	if (r->numbered) {
-		parse_device_rest(t, r, s + i, len - i);
+		if (parse_device_rest(t, r, s + i, len - i))
+			goto bad;
 	} else {
 		size_t e = len;
 
@@ -352,58 +381,78 @@ static void parse_row(struct table *t, const char *s, size_t len, size_t line)
 	if (t->nrows) {
 		const struct row *p = &t->rows[t->nrows - 1];
 
-		if (r->numbered && !p->numbered)
+		if (r->numbered && !p->numbered) {
 			parse_error(t, line, "device row %s after arch row %s",
 				    r->label, p->label);
-		if (r->numbered && r->irq <= p->irq)
+			goto bad;
+		}
+		if (r->numbered && r->irq <= p->irq) {
 			parse_error(t, line, "row %lu after row %lu", r->irq, p->irq);
+			goto bad;
+		}
 	}
-	if (!r->numbered && find_row(t, r))
+	if (!r->numbered && find_row(t, r)) {
 		parse_error(t, line, "row %s twice", r->label);
-	t->nrows++;
-}
-
-static void parse_table(struct table *t, const char *path)
-{
-	size_t len, line = 1, off = 0;
-	char *buf = read_all(path, &len);
-
-	memset(t, 0, sizeof(*t));
-	t->path = path;
-	if (!len)
-		parse_error(t, 1, "empty file");
-	if (buf[len - 1] != '\n')
-		parse_error(t, 1, "file does not end in a newline (truncated read?)");
-	while (off < len) {
-		char *nl = memchr(buf + off, '\n', len - off);
-		size_t n = (size_t)(nl - (buf + off));
-
-		if (line == 1)
-			parse_header(t, buf + off, n);
-		else
-			parse_row(t, buf + off, n, line);
-		off += n + 1;
-		line++;
+		goto bad;
 	}
-	free(buf);
+	t->nrows++;
+	return 0;
+bad:
+	free_row(r);
+	return -1;
 }
 
 static void free_table(struct table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->nrows; i++) {
-		struct row *r = &t->rows[i];
-
-		free(r->counts);
-		free(r->chip);
-		free(r->hwirq);
-		free(r->trigger);
-		free(r->actions);
-		free(r->desc);
-	}
+	for (i = 0; i < t->nrows; i++)
+		free_row(&t->rows[i]);
 	free(t->rows);
 	free(t->cpus);
+}
+
+/*
+ * The table in buf[0..len) (NUL-terminated) read from path. Returns 0,
+ * or -1 after an error naming path and line, with nothing left to free.
+ */
+static int parse_buf(struct table *t, const char *path, const char *buf,
+		     size_t len)
+{
+	size_t line = 1, off = 0;
+	int ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	if (!len)
+		return parse_error(t, 1, "empty file");
+	if (buf[len - 1] != '\n')
+		return parse_error(t, 1, "file does not end in a newline (truncated read?)");
+	while (!ret && off < len) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t n = (size_t)(nl - (buf + off));
+
+		if (line == 1)
+			ret = parse_header(t, buf + off, n);
+		else
+			ret = parse_row(t, buf + off, n, line);
+		off += n + 1;
+		line++;
+	}
+	if (ret)
+		free_table(t);
+	return ret;
+}
+
+/* A parse error ends the program (exit 1), as the usage above says. */
+static void parse_table(struct table *t, const char *path)
+{
+	size_t len;
+	char *buf = read_all(path, &len);
+
+	if (parse_buf(t, path, buf, len))
+		exit(1);
+	free(buf);
 }
 
 static unsigned long long row_sum(const struct row *r)
@@ -514,30 +563,25 @@ static void cpu_list(const struct table *t, char *out, size_t outsz)
 		snprintf(out + o, outsz - o, " ...");
 }
 
-static int cmd_compare(int argc, char **argv)
+/* A 6.12 read (b) against a 7.2 read (p): one violation() per difference. */
+static void compare_tables(const struct table *b, const struct table *p)
 {
-	struct table b, p;
 	size_t i, last = 0;
 	int header_same;
 
-	if (argc != 2)
-		return -1;
-	parse_table(&b, argv[0]);
-	parse_table(&p, argv[1]);
-
-	header_same = b.ncpu == p.ncpu &&
-		      !memcmp(b.cpus, p.cpus, b.ncpu * sizeof(*b.cpus));
+	header_same = b->ncpu == p->ncpu &&
+		      !memcmp(b->cpus, p->cpus, b->ncpu * sizeof(*b->cpus));
 	if (!header_same) {
 		char cb[256], cp[256];
 
-		cpu_list(&b, cb, sizeof(cb));
-		cpu_list(&p, cp, sizeof(cp));
+		cpu_list(b, cb, sizeof(cb));
+		cpu_list(p, cp, sizeof(cp));
 		violation("header: CPU columns differ: base '%s', patched '%s'", cb, cp);
 	}
 
-	for (i = 0; i < b.nrows; i++) {
-		const struct row *rb = &b.rows[i];
-		const struct row *rp = find_row(&p, rb);
+	for (i = 0; i < b->nrows; i++) {
+		const struct row *rb = &b->rows[i];
+		const struct row *rp = find_row(p, rb);
 
 		if (!rp) {
 			if (rb->numbered)
@@ -550,7 +594,7 @@ static int cmd_compare(int argc, char **argv)
 		}
 		/* the rows that both print keep their relative order */
 		if (!rb->numbered) {
-			size_t pi = (size_t)(rp - p.rows);
+			size_t pi = (size_t)(rp - p->rows);
 
 			if (pi < last)
 				violation("row %s: out of order in patched", rb->label);
@@ -581,29 +625,36 @@ static int cmd_compare(int argc, char **argv)
 			violation("row %s: text differs: base '%s', patched '%s'",
 				  rb->label, rb->desc, rp->desc);
 	}
-	for (i = 0; i < p.nrows; i++) {
-		const struct row *rp = &p.rows[i];
+	for (i = 0; i < p->nrows; i++) {
+		const struct row *rp = &p->rows[i];
 
-		if (!find_row(&b, rp))
+		if (!find_row(b, rp))
 			violation("row %s: only in patched", rp->label);
 	}
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct table b, p;
+
+	if (argc != 2)
+		return -1;
+	parse_table(&b, argv[0]);
+	parse_table(&p, argv[1]);
+	compare_tables(&b, &p);
 	free_table(&b);
 	free_table(&p);
 	return 0;
 }
 
-static int cmd_grow(int argc, char **argv)
+/* Two reads of one kernel, a then b: counters only grow. */
+static void grow_tables(const struct table *a, const struct table *b)
 {
-	struct table a, b;
 	size_t i, k, j;
 
-	if (argc != 2)
-		return -1;
-	parse_table(&a, argv[0]);
-	parse_table(&b, argv[1]);
-	for (i = 0; i < a.nrows; i++) {
-		const struct row *ra = &a.rows[i];
-		const struct row *rb = find_row(&b, ra);
+	for (i = 0; i < a->nrows; i++) {
+		const struct row *ra = &a->rows[i];
+		const struct row *rb = find_row(b, ra);
 
 		if (!rb) {
 			violation("row %s: in the first read, missing in the second",
@@ -625,45 +676,56 @@ static int cmd_grow(int argc, char **argv)
 			continue;
 		}
 		/* compare the CPUs online in both reads (hotplug may differ) */
-		for (k = 0, j = 0; k < a.ncpu && j < b.ncpu;) {
-			if (a.cpus[k] < b.cpus[j]) {
+		for (k = 0, j = 0; k < a->ncpu && j < b->ncpu;) {
+			if (a->cpus[k] < b->cpus[j]) {
 				k++;
-			} else if (a.cpus[k] > b.cpus[j]) {
+			} else if (a->cpus[k] > b->cpus[j]) {
 				j++;
 			} else {
 				if (rb->counts[j] < ra->counts[k])
 					violation("row %s: CPU%lu went down: %llu then %llu",
-						  ra->label, a.cpus[k], ra->counts[k],
+						  ra->label, a->cpus[k], ra->counts[k],
 						  rb->counts[j]);
 				k++;
 				j++;
 			}
 		}
 	}
+}
+
+static int cmd_grow(int argc, char **argv)
+{
+	struct table a, b;
+
+	if (argc != 2)
+		return -1;
+	parse_table(&a, argv[0]);
+	parse_table(&b, argv[1]);
+	grow_tables(&a, &b);
 	free_table(&a);
 	free_table(&b);
 	return 0;
 }
 
-static int cmd_statsum(int argc, char **argv)
+/*
+ * The table t against buf, a /proc/stat read from path: one violation()
+ * per mismatch. Returns -1 after naming path when its intr line is bad.
+ */
+static int statsum(const struct table *t, const char *buf, const char *path)
 {
 	unsigned long long *st = NULL, total, numbered = 0, arch = 0;
-	size_t len, n = 0, cap = 0, i;
-	char *buf, *p, *end;
-	struct table t;
+	size_t n = 0, cap = 0, i;
+	const char *p;
+	char *end;
 
-	if (argc != 2)
-		return -1;
-	parse_table(&t, argv[0]);
-	buf = read_all(argv[1], &len);
 	p = strstr(buf, "\nintr ");
 	if (!p && !strncmp(buf, "intr ", 5))
 		p = buf;
 	else if (p)
 		p++;
 	if (!p) {
-		fprintf(stderr, "irqcompat: %s: no intr line\n", argv[1]);
-		exit(1);
+		fprintf(stderr, "irqcompat: %s: no intr line\n", path);
+		return -1;
 	}
 	p += 5;
 	/* "intr TOTAL irq0 irq1 ... irq(nr_irqs - 1)" */
@@ -678,8 +740,9 @@ static int cmd_statsum(int argc, char **argv)
 		v = strtoull(p, &end, 10);
 		if (end == p || errno || (*end != ' ' && *end != '\n' && *end)) {
 			fprintf(stderr, "irqcompat: %s: bad number in the intr line\n",
-				argv[1]);
-			exit(1);
+				path);
+			free(st);
+			return -1;
 		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
@@ -689,12 +752,12 @@ static int cmd_statsum(int argc, char **argv)
 		p = end;
 	}
 	if (!n) {
-		fprintf(stderr, "irqcompat: %s: empty intr line\n", argv[1]);
-		exit(1);
+		fprintf(stderr, "irqcompat: %s: empty intr line\n", path);
+		return -1;
 	}
 	total = st[0];
-	for (i = 0; i < t.nrows; i++) {
-		const struct row *r = &t.rows[i];
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
 		unsigned long long s = row_sum(r);
 
 		if (!r->numbered) {
@@ -720,6 +783,21 @@ static int cmd_statsum(int argc, char **argv)
 		printf("statsum ok: intr=%llu device=%llu arch=%llu irq_fields=%zu\n",
 		       total, numbered, arch, n - 1);
 	free(st);
+	return 0;
+}
+
+static int cmd_statsum(int argc, char **argv)
+{
+	struct table t;
+	size_t len;
+	char *buf;
+
+	if (argc != 2)
+		return -1;
+	parse_table(&t, argv[0]);
+	buf = read_all(argv[1], &len);
+	if (statsum(&t, buf, argv[1]))
+		exit(1);
 	free(buf);
 	free_table(&t);
 	return 0;
