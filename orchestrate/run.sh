@@ -150,6 +150,14 @@ done
 
 mapfile -t groups < <(printf '%s\n' "${!plan_lines[@]}" | sort -n)
 
+# The guest image, checked before any boot: qcow2, with cloud-init.
+if [ -n "${IMAGE:-}" ]; then
+	"$top/images/check-image.sh" "$IMAGE" "${ROOT:-/dev/vda}"
+else
+	img=$("$top/images/build-image.sh" --path) || kb_die "no guest image: run make image, or give IMAGE="
+	"$top/images/check-image.sh" "$img" "${ROOT:-/dev/vda}"
+fi
+
 # The plan's identity: the kernels (by cache key), the boots and every
 # point. A run directory given again (RESUME=) must have been made with
 # the same one; this is checked before anything is written into it.
@@ -170,7 +178,7 @@ plan_id >"$KBENCH_CACHE/.plan.$$"
 if [ -f "$run/plan.id" ]; then
 	if ! cmp -s "$run/plan.id" "$KBENCH_CACHE/.plan.$$"; then
 		d=$(diff "$run/plan.id" "$KBENCH_CACHE/.plan.$$" | grep '^[<>]' | head -n 4 |
-			sed -e 's/^</  was:/' -e 's/^>/  now:/')
+			sed -e 's/^</  was:/' -e 's/^>/  now:/') || true
 		rm -f "$KBENCH_CACHE/.plan.$$"
 		kb_die "$run was made with another plan or other kernels, so it cannot be resumed with these settings; nothing was written to it. First differences:
 $d

@@ -182,3 +182,27 @@ kb_run_boots() {
 	fi
 	return "$rc"
 }
+
+# kb_closest WORD CANDIDATE...: the candidate nearest to WORD (edit
+# distance, case-insensitive) if it is near enough to be a typo of it;
+# nothing otherwise.
+kb_closest() {
+	local w=$1
+	shift
+	printf '%s\n' "$@" | awk -v w="$w" '
+	function dist(a, b,    i, j, la, lb, c, d, x, y, z) {
+		la = length(a); lb = length(b)
+		for (j = 0; j <= lb; j++) d[0, j] = j
+		for (i = 1; i <= la; i++) {
+			d[i, 0] = i
+			for (j = 1; j <= lb; j++) {
+				c = substr(a, i, 1) != substr(b, j, 1)
+				x = d[i - 1, j] + 1; y = d[i, j - 1] + 1; z = d[i - 1, j - 1] + c
+				d[i, j] = x < y ? (x < z ? x : z) : (y < z ? y : z)
+			}
+		}
+		return d[la, lb]
+	}
+	NF { k = dist(tolower(w), tolower($0)); if (best == "" || k < bk) { best = $0; bk = k } }
+	END { if (best != "" && bk <= (length(w) > 5 ? 3 : 2)) print best }'
+}

@@ -24,6 +24,15 @@ wl_known_key() {
 	return 1
 }
 
+# wl_unknown_key LINE KEY: the error (in WL_FILE), with the nearest known key
+wl_unknown_key() {
+	local near k=${2#quick.}
+	# shellcheck disable=SC2086 # one candidate per word
+	near=$(kb_closest "$k" $WL_KEYS)
+	[ -z "$near" ] || near=" (did you mean ${2%"$k"}$near?)"
+	kb_die "$WL_FILE:$1: unknown key '$2'$near; known: $WL_KEYS, matrix.<param>, quick.<key>"
+}
+
 wl_load() {
 	local file=$1 lineno=0 line key val
 	WL=()
@@ -45,14 +54,12 @@ wl_load() {
 		key=${key//[[:space:]]/}
 		val=$(printf '%s' "$val" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')
 		if [ "${key#quick.}" != "$key" ]; then
-			wl_known_key "${key#quick.}" ||
-				kb_die "$file:$lineno: unknown key '$key' (known: $WL_KEYS, matrix.<param>, quick.<key>)"
+			wl_known_key "${key#quick.}" || wl_unknown_key "$lineno" "$key"
 			quick[${key#quick.}]=$val
 			[ "${QUICK:-0}" != 1 ] || WL_LINE[${key#quick.}]=$lineno
 			continue
 		fi
-		wl_known_key "$key" ||
-			kb_die "$file:$lineno: unknown key '$key' (known: $WL_KEYS, matrix.<param>, quick.<key>)"
+		wl_known_key "$key" || wl_unknown_key "$lineno" "$key"
 		WL[$key]=$val
 		[ -n "${WL_LINE[$key]:-}" ] || WL_LINE[$key]=$lineno
 	done <"$file"

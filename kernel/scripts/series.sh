@@ -24,8 +24,11 @@ if [ "$spec" = none ]; then
 fi
 [ -e "$spec" ] || kb_die "SERIES=$spec: no such file or directory (give a quilt series file, a directory of .patch files or an mbox)"
 
+# An mbox ("From " envelope), or one mail: its first line is a header
+# (From:, Subject:, ...), or its name says so.
 is_mbox() {
-	head -n 1 "$1" | grep -q '^From '
+	case "$1" in *.mbox | *.mbx | *.eml) [ -s "$1" ] && return 0 ;; esac
+	head -n 1 "$1" | grep -Eq '^(From |(From|Subject|Date|Message-I[dD]|To|Cc):)'
 }
 
 if [ -d "$spec" ]; then
@@ -40,8 +43,14 @@ if [ -d "$spec" ]; then
 elif is_mbox "$spec"; then
 	mkdir -p "$work/mbox"
 	rm -f "$work/mbox"/*
-	n=$(git mailsplit -o"$work/mbox" "$spec") ||
-		kb_die "SERIES=$spec: git mailsplit could not split the mbox"
+	if head -n 1 "$spec" | grep -q '^From '; then
+		n=$(git mailsplit -o"$work/mbox" "$spec" 2>&1) ||
+			kb_die "SERIES=$spec: git mailsplit could not split the mbox: $n"
+	else
+		# one mail, without an mbox envelope
+		cp "$spec" "$work/mbox/0001"
+		n=1
+	fi
 	[ "$n" -gt 0 ] || kb_die "SERIES=$spec: mbox holds no patches"
 	n=0
 	for p in "$work/mbox"/*; do

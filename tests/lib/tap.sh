@@ -61,3 +61,19 @@ make_or_bail() {
 		exit 1
 	}
 }
+
+# fake_image QCOW2 [nocloud]: a small qcow2 guest image (ext4 on the
+# whole disk) that images/check-image.sh accepts, or, with nocloud, one
+# without cloud-init. It never boots: for tests that stop before a boot
+# or give the launcher a fake QEMU.
+fake_image() {
+	local d
+	d=$(mktemp -d)
+	mkdir -p "$d/root/usr/bin" "$d/root/etc"
+	echo kbench-test >"$d/root/etc/hostname"
+	[ "${2:-}" = nocloud ] || printf '#!/bin/sh\n' >"$d/root/usr/bin/cloud-init"
+	truncate -s 8M "$d/fs.raw"
+	mkfs.ext4 -q -F -d "$d/root" "$d/fs.raw"
+	qemu-img convert -f raw -O qcow2 "$d/fs.raw" "$1"
+	rm -rf "$d"
+}

@@ -14,6 +14,8 @@ make_or_bail bench-tools
 # A kernel label that exists but is never booted: the plan fails first.
 mkdir -p "$tmp/cache/labels/fake"
 : >"$tmp/cache/labels/fake/bzImage"
+fake_image "$tmp/image.qcow2"
+export IMAGE=$tmp/image.qcow2
 
 # plan NAME WANT LINES...: a workload file of LINES makes run.sh exit 1
 # with an error matching WANT, and no boot directory is created.
