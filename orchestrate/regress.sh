@@ -62,7 +62,7 @@ revisions() {
 	echo "OLD=$OLD ($old_label, patches sha256 $old_sum)"
 	echo "REF=${REF:-}"
 }
-export KB_TARGET=regression-check
+export KB_TARGET=regression-check KB_TARGET_KEYS="NEW OLD REF"
 kb_catch_signals
 if [ -n "${RESUME:-}" ]; then
 	run=$RESUME

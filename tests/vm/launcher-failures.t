@@ -7,6 +7,7 @@
 #  (c) a runner that hangs, with a short timeout: the timeout fires, QEMU
 #      is gone, the error says so
 #  (d) the base image is byte-identical (sha256) before and after the boots
+#  (e) results larger than the results disk: exit 8, nothing accepted
 # Kernel: KB_TEST_KERNEL (a directory), else $KBENCH_CACHE/labels/baseline.
 # Clock: KB_TEST_CLOCK, default icount (measured: 1 vCPU reaches runcmd
 # 10-15 % sooner than under wall-clock MTTCG).
@@ -28,7 +29,7 @@ finish() {
 }
 trap finish EXIT
 
-echo "1..18"
+echo "1..22"
 t0_all=$(date +%s)
 if [ ! -r "$kd/bzImage" ] || [ ! -r "$kd/build-info.json" ]; then
 	ok 1 "kernel at $kd (no bzImage/build-info.json: run make kernels, or set KB_TEST_KERNEL)"
@@ -118,6 +119,18 @@ if [ "$pid" -gt 0 ] && ! kill -0 "$pid" 2>/dev/null; then ok 0 "(c) QEMU (pid $p
 fi
 t "(c) the timeout fired on time ($((t2 - t1)) s for a $to s timeout)" test $((t2 - t1)) -lt $((to + 30))
 rm -rf "$o/.vm"
+
+# (e) results larger than the results disk: never taken as complete
+runner full <<'RUN'
+#!/bin/sh
+mkdir -p "$1/raw"
+head -c 3000000 /dev/urandom >"$1/raw/big.csv"
+RUN
+boot full 300 --results-mb 1
+t "(e) results larger than the 1 MB results disk: launcher exits 8" test "$rc" = 8
+t "(e) the error gives both sizes and the remedy" grep -q 'incomplete results, none accepted: results are [0-9]* bytes, the results disk holds 1048576 bytes; raise --results-mb' "$err"
+t "(e) no CSV came back" test ! -e "$o/results/raw/big.csv"
+t "(e) launch.json: status results-incomplete" test "$(jq -r .status "$o/launch.json" 2>/dev/null)" = results-incomplete
 
 # (d) the base image was never written
 base_after=$(sha256sum "$img" | cut -d' ' -f1)
