@@ -308,6 +308,7 @@ int raw_load_csv(struct raw *raw, FILE *fp, const char *file,
 			snprintf(msg, sizeof(msg),
 				 "unit/better differ from %.150s", kk->where);
 			ret = bad(file, line, msg);
+			free(where);
 			break;
 		}
 		if (strcmp(kk->clock, f[6]) && strcmp(kk->clock, "mixed")) {
