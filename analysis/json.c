@@ -152,6 +152,8 @@ static void jp_value(struct jp *p, struct jval *v)
 				v->names[v->n] = jp_string(p);
 				jp_ws(p);
 				if (*p->s != ':') {
+					/* the name is not counted in v->n yet */
+					free(v->names[v->n]);
 					jp_fail(p, "expected ':'");
 					return;
 				}
