@@ -105,6 +105,9 @@ static char *jp_string(struct jp *p)
 					c = '?';
 				break;
 			case 0:
+				/* back onto the NUL: the error shows the text from here */
+				p->s--;
+				o[n] = 0;
 				jp_fail(p, "unterminated string");
 				return o;
 			default: break;
