@@ -93,17 +93,22 @@ static char *jp_string(struct jp *p)
 			case 'r': c = '\r'; break;
 			case 'b': c = '\b'; break;
 			case 'f': c = '\f'; break;
-			case 'u':
+			case 'u': {
+				char hex[5] = { 0 };
+				size_t k;
+
 				/* we only write \u00XX; keep others as '?' */
-				c = (char)strtol((char[]){ p->s[0], p->s[1], p->s[2],
-							   p->s[3], 0 }, NULL, 16);
-				if (strlen(p->s) < 4)
+				for (k = 0; k < 4 && p->s[k]; k++)
+					hex[k] = p->s[k];
+				c = (char)strtol(hex, NULL, 16);
+				if (k < 4)
 					c = 0;
 				else
 					p->s += 4;
 				if ((unsigned char)c >= 0x80 || !c)
 					c = '?';
 				break;
+			}
 			case 0:
 				/* back onto the NUL: the error shows the text from here */
 				p->s--;
