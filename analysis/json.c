@@ -57,9 +57,13 @@ void jw_knum(FILE *f, const char *k, double x)
 	jw_num(f, x);
 }
 
+/* kbstat's own files nest 4 deep; deeper is not one of them. */
+#define JSON_MAX_DEPTH	1000
+
 struct jp {
 	const char *s, *file;
 	int err;
+	unsigned int depth;	/* containers open around the value */
 };
 
 static void jp_ws(struct jp *p)
@@ -140,6 +144,12 @@ static void jp_value(struct jp *p, struct jval *v)
 		int obj = *p->s == '{';
 		char close = obj ? '}' : ']';
 
+		/* each level is a stack frame: a deep file would overflow it */
+		if (p->depth == JSON_MAX_DEPTH) {
+			jp_fail(p, "nested more than 1000 levels deep");
+			return;
+		}
+
 		v->type = obj ? J_OBJ : J_ARR;
 		p->s++;
 		jp_ws(p);
@@ -167,7 +177,9 @@ static void jp_value(struct jp *p, struct jval *v)
 				}
 				p->s++;
 			}
+			p->depth++;
 			jp_value(p, &v->items[v->n++]);
+			p->depth--;
 			if (p->err)
 				return;
 			jp_ws(p);
@@ -216,7 +228,7 @@ static void jp_value(struct jp *p, struct jval *v)
 struct jval *json_parse(const char *buf, const char *name)
 {
 	struct jval *v = xmalloc(sizeof(*v));
-	struct jp p = { buf, name, 0 };
+	struct jp p = { buf, name, 0, 0 };
 
 	jp_value(&p, v);
 	jp_ws(&p);
