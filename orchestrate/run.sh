@@ -174,23 +174,24 @@ plan_id() {
 		printf '%s' "${plan_lines[$v]}" | sed 's/^/  point /'
 	done
 }
-plan_id >"$KBENCH_CACHE/.plan.$$"
+newplan=$(mktemp "${TMPDIR:-/tmp}/kbench-plan.XXXXXX")
+plan_id >"$newplan"
 if [ -f "$run/plan.id" ]; then
-	if ! cmp -s "$run/plan.id" "$KBENCH_CACHE/.plan.$$"; then
-		d=$(diff "$run/plan.id" "$KBENCH_CACHE/.plan.$$" | grep '^[<>]' | head -n 4 |
+	if ! cmp -s "$run/plan.id" "$newplan"; then
+		d=$(diff "$run/plan.id" "$newplan" | grep '^[<>]' | head -n 4 |
 			sed -e 's/^</  was:/' -e 's/^>/  now:/') || true
-		rm -f "$KBENCH_CACHE/.plan.$$"
+		rm -f "$newplan"
 		kb_die "$run was made with another plan or other kernels, so it cannot be resumed with these settings; nothing was written to it. First differences:
 $d
 Resume with the settings it was made with (its plan: $run/plan.id), or start a new run (no RESUME=)."
 	fi
-	rm -f "$KBENCH_CACHE/.plan.$$"
+	rm -f "$newplan"
 elif [ -d "$run/raw" ] && [ -n "$(ls -A "$run/raw")" ]; then
-	rm -f "$KBENCH_CACHE/.plan.$$"
+	rm -f "$newplan"
 	kb_die "$run holds results but no plan.id (made by an older kbench): it cannot be checked, so it is not resumed; start a new run"
 else
 	mkdir -p "$run"
-	mv -f "$KBENCH_CACHE/.plan.$$" "$run/plan.id"
+	mv -f "$newplan" "$run/plan.id"
 fi
 
 mkdir -p "$run/raw" "$run/boots" "$run/payload" "$run/workloads"
