@@ -55,6 +55,8 @@ static const struct {
 	{ { "page_faults", "count", KB_INFO }, PERF_COUNT_SW_PAGE_FAULTS, 1.0 },
 };
 
+const char *kb_variant = "default";
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NR_PERF_SW ARRAY_SIZE(perf_sw)
 
@@ -468,8 +470,16 @@ static int run_bench(const struct kb_bench *b, const struct kb_common *c)
 	}
 	if (c->perf && perf_open())
 		goto out_free;
-	if (b->setup && b->setup())
-		goto out_free;
+	if (b->setup) {
+		int r = b->setup();
+
+		if (r == KB_ABSENT) {
+			ret = KB_ABSENT;
+			goto out;
+		}
+		if (r)
+			goto out;
+	}
 	printf("%s\n", CSV_HEADER);
 	for (s = 0; s < c->warmup + c->reps; s++) {
 		if (c->perf && perf_read(p0))
@@ -549,13 +559,22 @@ int main(int argc, char **argv)
 	c.workload = workload;
 	if (parse_args(b, argc, argv, first, !check, &c))
 		return 2;
+	kb_variant = c.variant;
 	if (b->validate && b->validate())
 		return 2;
 	/* nothing more to check: setup and run are where the guest starts */
 	if (check)
 		return 0;
-	if (run_bench(b, &c))
+	switch (run_bench(b, &c)) {
+	case 0:
+		break;
+	case KB_ABSENT:
+		fprintf(stderr, "kbbench: %s: variant %s is absent on this kernel\n",
+			b->name, c.variant);
+		return KB_EXIT_ABSENT;
+	default:
 		return 1;
+	}
 	/* A full disk or closed pipe must not look like a good run. */
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "kbbench: writing results: %s\n", strerror(errno));

@@ -57,7 +57,10 @@ struct kb_bench {
 	 * touch /proc or need root.
 	 */
 	int (*validate)(void);
-	/* Called once before the first (warm-up) sample. */
+	/*
+	 * Called once before the first (warm-up) sample: 0, -1 after
+	 * printing why, or KB_ABSENT after printing what is missing.
+	 */
 	int (*setup)(void);
 	/*
 	 * Run one sample and store one value per metric in vals[]
@@ -71,6 +74,22 @@ struct kb_bench {
 #define KB_BENCH(b)							\
 	static const struct kb_bench *const kb_bench_ptr_##b		\
 	__attribute__((used, section("kb_benches"), aligned(sizeof(void *)))) = &(b)
+
+/*
+ * The variant being measured (--variant; "default" if none). Benchmarks
+ * whose variants are different code paths (a map type, say) read it in
+ * validate() and setup().
+ */
+extern const char *kb_variant;
+
+/*
+ * setup() returns KB_ABSENT when this kernel lacks what the variant
+ * needs (a map type the baseline does not have): not a failure. kbbench
+ * prints why and exits KB_EXIT_ABSENT; the guest runner records the
+ * point as absent and the report shows it as n/a.
+ */
+#define KB_ABSENT	1
+#define KB_EXIT_ABSENT	4
 
 /* Monotonic time in ns; under QEMU -icount this is virtual time. */
 uint64_t kb_now_ns(void);

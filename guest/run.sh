@@ -9,7 +9,9 @@
 # point is the label "vcpus=N;k=v;..."; point_args are the bench's
 # arguments for it ("--k v ..."), formed once on the host. The counters
 # perf stat gives for the whole invocation are added to the workload's
-# CSV as run_* rows (rep 0) by bin/perfstat2csv.sh.
+# CSV as run_* rows (rep 0) by bin/perfstat2csv.sh. A point whose
+# variant this kernel lacks (kbbench exit 4) is listed in
+# RESULTS_DIR/raw/<workload>.absent, and is not a failure.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 res=$1
@@ -77,6 +79,15 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 		rm -f "$tmp" "$tmp.perf"
 	else
 		rc=$?
+		if [ "$rc" = 4 ]; then
+			# this kernel lacks what the variant needs: absent, not
+			# failed (RESULTS/raw/<wl>.absent: variant, point, why)
+			why=$(tail -n 2 "$res/perf/$tag.err" | tr '\t\n' '  ')
+			say "absent: $wl point=$point variant=$variant: $why"
+			printf '%s\t%s\t%s\n' "$variant" "$point" "$why" >>"$res/raw/$wl.absent"
+			rm -f "$tmp"
+			continue
+		fi
 		say "error: $wl point=$point variant=$variant exited $rc: $(tail -n 3 "$res/perf/$tag.err" | tr '\n' ' ')"
 		mv "$tmp" "$res/raw/$wl.failed-$n.csv" 2>/dev/null || true
 		status=1

@@ -368,14 +368,15 @@ for v in "${groups[@]}"; do
 			res=$out/results
 			[ -d "$res/raw" ] || kb_die "boot $name $boot returned no raw/ results; see $out/serial.log and $res/run.log"
 			mkdir -p "$dest"
-			for csv in "$res"/raw/*.csv; do
+			# samples, and the points whose variant this kernel lacks
+			for csv in "$res"/raw/*.csv "$res"/raw/*.absent; do
 				[ -f "$csv" ] || continue
 				c=$(basename "$csv")
 				# a full host disk: named, and the boot is not complete
 				if ! cperr=$(cp "$csv" "$dest/.$c.tmp" 2>&1 && cmp "$csv" "$dest/.$c.tmp" 2>&1 &&
 					mv -f "$dest/.$c.tmp" "$dest/$c" 2>&1); then
 					rm -f "$dest/.$c.tmp"
-					kb_die "boot $name $boot, workload ${c%.csv}: copying its samples into $dest failed: $cperr (host disk full? $(df -h "$run" | tail -n 1)); that boot is not marked complete: free space, then resume with $(kb_resume_cmd "${KB_TARGET:-bench-compare}" "$run")"
+					kb_die "boot $name $boot, workload ${c%.*}: copying its samples into $dest failed: $cperr (host disk full? $(df -h "$run" | tail -n 1)); that boot is not marked complete: free space, then resume with $(kb_resume_cmd "${KB_TARGET:-bench-compare}" "$run")"
 				fi
 			done
 			if [ -d "$res/profile" ]; then

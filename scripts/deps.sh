@@ -15,7 +15,7 @@ PKGS=(
 	# guest image and launcher
 	qemu-system-x86 qemu-utils mmdebstrap cloud-image-utils e2fsprogs
 	# bench programs (built on the host, run in the guest)
-	clang llvm libbpf-dev linux-perf
+	clang llvm libbpf-dev linux-perf bpftool zlib1g-dev
 	# analysis and reports
 	gnuplot-nox jq libxml2-utils
 	# tests; libclang-rt-14-dev has libFuzzer and the ASan/UBSan runtimes
