@@ -3,7 +3,7 @@
 # What the BPF benchmarks build against, for the patched kernel
 # ($KBENCH_CACHE/labels/patched):
 #   vmlinux.h           its BTF as C (bpftool btf dump), for bench/*.bpf.c
-#   lib/libbpf.a, include/bpf/*.h
+#   lib/libbpf.a, include/bpf/*.h, include/linux/{bpf,bpf_common,btf}.h
 #                       the tree's own libbpf at that kernel's commit,
 #                       static, so one kbbench runs on both kernels and
 #                       uses the series' libbpf (Debian 12's libbpf 1.1
@@ -40,6 +40,7 @@ if [ ! -f "$dir/lib/libbpf.a" ] || [ ! -f "$dir/vmlinux.h" ]; then
 	trap 'rm -rf "$tmp"' EXIT
 	kb_say "libbpf from the patched tree ($commit), vmlinux.h from its BTF -> $dir"
 	git -C "$repo" archive "$commit" tools/ include/uapi/ scripts/ | tar -x -C "$tmp/src"
+	mkdir -p "$tmp/obj"
 	log=$tmp/build.log
 	if ! make -C "$tmp/src/tools/lib/bpf" -j"$JOBS" BUILD_STATIC_ONLY=1 \
 		OUTPUT="$tmp/obj/" DESTDIR="$tmp/out" prefix= LIBDIR=/lib \
@@ -50,6 +51,12 @@ if [ ! -f "$dir/lib/libbpf.a" ] || [ ! -f "$dir/vmlinux.h" ]; then
 	fi
 	mkdir -p "$tmp/out/lib"
 	cp "$tmp/obj/libbpf.a" "$tmp/out/lib/"
+	# the tree's uapi headers (linux/bpf.h, ...), which its libbpf's
+	# headers expect; the host's are Debian 12's, from 6.1
+	mkdir -p "$tmp/out/include/linux"
+	for h in bpf.h bpf_common.h btf.h; do
+		cp "$tmp/src/tools/include/uapi/linux/$h" "$tmp/out/include/linux/"
+	done
 	bpftool btf dump file "$kd/vmlinux" format c >"$tmp/out/vmlinux.h" ||
 		kb_die "bpftool cannot dump the BTF of $kd/vmlinux"
 	rm -rf "$dir"

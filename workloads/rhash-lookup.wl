@@ -1,0 +1,30 @@
+# rhash-lookup: the cost of a BPF hash-map lookup, BPF_MAP_TYPE_HASH
+# (variant hash) against 7.2's resizable BPF_MAP_TYPE_RHASH (variant
+# rhash), from a BPF program that loops over keys that are all in the
+# map (bench/map_lookup.bpf.c), as upstream's bpf-rhashmap-lookup does.
+# rhash is absent on the baseline (n/a there, not a failure).
+#
+# Under icount the clock counts instructions: cache and TLB misses, most
+# of upstream's large-map gain, are invisible to it. Run it under
+# CLOCK=wall too before comparing with upstream's hardware figures.
+name = rhash-lookup
+description = BPF hash map lookups: hash against rhash
+bench = map_lookup
+primary = ns_per_lookup
+variants = hash rhash
+args = --loops 100000
+matrix.key_size = 8 32 256
+matrix.max_entries = 1024 1048576
+matrix.fill = 75 100
+quick.matrix.key_size = 8
+quick.matrix.max_entries = 1024
+quick.matrix.fill = 100
+reps = 10
+quick.reps = 5
+warmup = 2
+quick.warmup = 1
+# a 1M-element map of 256-byte keys is about 350 MB
+mem = 3072
+clock = icount
+timeout = 5400
+quick.timeout = 900
