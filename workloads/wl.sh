@@ -35,6 +35,10 @@ wl_unknown_key() {
 
 wl_load() {
 	local file=$1 lineno=0 line key val
+	# values are split into words, never globbed against the current
+	# directory ('local -' restores the caller's options on return)
+	local -
+	set -f
 	WL=()
 	WL_LINE=()
 	# shellcheck disable=SC2034 # read by run.sh for its errors
@@ -101,6 +105,9 @@ wl_load() {
 # check and the guest use the arguments as they are.
 wl_points() {
 	local -a params=() key
+	# a '*' in a matrix key or value is a '*', as in wl_load
+	local -
+	set -f
 	for key in "${!WL[@]}"; do
 		case "$key" in
 		matrix.vcpus) ;;

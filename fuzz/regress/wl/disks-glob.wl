@@ -1,0 +1,3 @@
+name = a
+bench = b
+disks = virtio-blk *

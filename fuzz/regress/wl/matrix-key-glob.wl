@@ -1,0 +1,3 @@
+name = a
+bench = b
+matrix.a* = 1
