@@ -73,7 +73,9 @@ else
 fi
 [ "${#wls[@]}" -gt 0 ] || kb_die "no workload files in $wldir"
 
-make -s -C "$top" bench-tools >/dev/null || kb_die "building the bench programs failed (make bench-tools)"
+# make bench / bench-compare / regression-check build it first (it
+# needs the patched kernel: the BPF benchmarks use its BTF and libbpf)
+[ -x "$top/build/bench/kbbench" ] || kb_die "build/bench/kbbench is not built: run make bench-tools"
 
 # A point of the plan, checked on the host by the bench's own parser
 # (kbbench check) with the arguments the guest will give it: a typo
