@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "absent.h"
 #include "fmt.h"
 #include "json.h"
 #include "raw.h"
@@ -62,6 +63,8 @@ static int usage(void)
 
 struct opts {
 	const char *run, *base, *new, *floor, *out, *format, *rundir;
+	/* variant against variant on one kernel; a workload filter */
+	const char *kernel, *base_variant, *new_variant, *workloads;
 	uint64_t seed;
 	size_t reps;
 };
@@ -120,6 +123,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->new = v;
 		} else if (!strcmp(a, "--floor")) {
 			o->floor = v;
+		} else if (!strcmp(a, "--kernel")) {
+			o->kernel = v;
+		} else if (!strcmp(a, "--base-variant")) {
+			o->base_variant = v;
+		} else if (!strcmp(a, "--new-variant")) {
+			o->new_variant = v;
+		} else if (!strcmp(a, "--workloads")) {
+			o->workloads = v;
 		} else if (!strcmp(a, "--out")) {
 			o->out = v;
 		} else if (!strcmp(a, "--format")) {
@@ -181,10 +192,9 @@ static int out_close(FILE *f, const char *path, char *tmp)
 
 static const struct raw *sort_raw;
 
-static int cmp_keys(const void *pa, const void *pb)
+/* Report order: workload, variant, point (natural order), metric. */
+static int key_order(const struct key *a, const struct key *b)
 {
-	const struct key *a = &sort_raw->keys[*(const size_t *)pa];
-	const struct key *b = &sort_raw->keys[*(const size_t *)pb];
 	int c;
 
 	if ((c = strcmp(a->workload, b->workload)))
@@ -194,6 +204,12 @@ static int cmp_keys(const void *pa, const void *pb)
 	if ((c = natcmp(a->point, b->point)))
 		return c;
 	return strcmp(a->metric, b->metric);
+}
+
+static int cmp_keys(const void *pa, const void *pb)
+{
+	return key_order(&sort_raw->keys[*(const size_t *)pa],
+			 &sort_raw->keys[*(const size_t *)pb]);
 }
 
 static size_t *sorted_keys(const struct raw *raw)
@@ -207,9 +223,17 @@ static size_t *sorted_keys(const struct raw *raw)
 	return idx;
 }
 
-/* One key, two kernels: everything but the multiple-test correction. */
+#define NO_KEY ((size_t)-1)
+
+/*
+ * One comparison: a key on two kernels, or two variants' keys on one
+ * kernel; everything but the multiple-test correction.
+ */
 struct cmp {
-	size_t key;
+	size_t key[2];		/* NO_KEY: that side has no samples at all */
+	struct key id;		/* what the row shows (borrowed strings) */
+	const char *absent;	/* "base", "new", "both" or NULL */
+	const char *absent_reason;
 	struct group_stats g[2];
 	int diff_scale;		/* some sample <= 0: compare differences */
 	int boot_unit;		/* decided on boot medians (boot effect) */
@@ -222,7 +246,7 @@ struct cmp {
 	const char *p_method;
 	double p_adj, min_effect;
 	const char *floor_source, *verdict;
-	char why[320];		/* inconclusive / insufficient: why, what settles it */
+	char why[1024];		/* inconclusive / insufficient / n/a: why, what settles it */
 };
 
 /* Effect relative to the baseline, in the comparison's scale. */
@@ -247,30 +271,121 @@ static double *boot_level(const struct boot_set *bs, int logged)
 	return m;
 }
 
-static void compare_key(const struct raw *raw, size_t k, const size_t kern[2],
-			const struct opts *o, struct cmp *c)
+/*
+ * Medians of each boot of key k on kernel kern, and which boot each is
+ * (raw->boots index); samples of a key are stored in boot order.
+ */
+static size_t boot_level_ids(const struct raw *raw, size_t k, size_t kern,
+			     int logged, size_t **boot, double **med)
 {
-	const struct key *kk = &raw->keys[k];
+	size_t i, n = 0, len = 0, last = NO_KEY, end = raw->key_start[k + 1];
+	double *v = xmalloc((end - raw->key_start[k] + 1) * sizeof(*v));
+
+	*boot = xmalloc((end - raw->key_start[k] + 1) * sizeof(**boot));
+	*med = xmalloc((end - raw->key_start[k] + 1) * sizeof(**med));
+	for (i = raw->key_start[k]; i <= end; i++) {
+		const struct sample *s = i < end ? &raw->samples[raw->order[i]] : NULL;
+
+		if (s && s->kernel != kern)
+			continue;
+		if ((!s || s->boot != last) && len) {
+			(*med)[n] = median_of(v, len);
+			if (logged)
+				(*med)[n] = log((*med)[n]);
+			(*boot)[n++] = last;
+			len = 0;
+		}
+		if (!s)
+			break;
+		last = s->boot;
+		v[len++] = s->value;
+	}
+	free(v);
+	return n;
+}
+
+/*
+ * Variants compared on one kernel ran in the same boots: the per-boot
+ * difference of their (logged) medians cancels what the boot shares.
+ * Paired t on the boots that ran both; -1 when fewer than 2 did.
+ */
+static int paired_boots(const struct raw *raw, const size_t key[2],
+			size_t kern, int logged, struct welch *w, size_t *npairs)
+{
+	size_t *bt[2], n[2], i, j, np = 0;
+	double *m[2], *d, mean = 0, ss = 0;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		n[s] = boot_level_ids(raw, key[s], kern, logged, &bt[s], &m[s]);
+	d = xmalloc((n[0] + 1) * sizeof(*d));
+	for (i = 0; i < n[0]; i++)
+		for (j = 0; j < n[1]; j++)
+			if (bt[0][i] == bt[1][j])
+				d[np++] = m[1][j] - m[0][i];
+	*npairs = np;
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < np; i++)
+		mean += d[i];
+	if (np)
+		mean /= (double)np;
+	for (i = 0; i < np; i++)
+		ss += (d[i] - mean) * (d[i] - mean);
+	for (s = 0; s < 2; s++) {
+		free(bt[s]);
+		free(m[s]);
+	}
+	free(d);
+	if (np < 2)
+		return -1;
+	w->diff = mean;
+	w->se = sqrt(ss / ((double)np - 1) / (double)np);
+	if (w->se == 0) {
+		/* every boot gave the same difference: it is exact */
+		w->df = INFINITY;
+		w->p = w->diff == 0 ? 1 : 0;
+		return 0;
+	}
+	w->df = (double)np - 1;
+	w->p = t_p_two_sided(fabs(w->diff) / w->se, w->df);
+	return 0;
+}
+
+/*
+ * Side s is key[s] on kernel kern[s]: a key on two kernels, or (paired)
+ * two variants' keys on one kernel, whose boots are then matched.
+ */
+static void compare_key(const struct raw *raw, const size_t key[2],
+			const size_t kern[2], int paired, const struct opts *o,
+			struct cmp *c)
+{
+	const struct key *kk = &raw->keys[key[0] != NO_KEY ? key[0] : key[1]];
 	struct boot_set bs[2];
 	double *bm[2] = { NULL, NULL }, sum[2] = { 0, 0 };
 	struct rng rngs[2];
-	size_t s, i, b;
+	size_t s, i, b, npairs = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->key = k;
+	c->key[0] = key[0];
+	c->key[1] = key[1];
+	c->id = *kk;
 	c->est = c->lo = c->hi = c->dlo = c->dhi = NAN;
 	c->ratio = c->r_lo = c->r_hi = c->p = c->df = c->p_adj = NAN;
 	for (s = 0; s < 2; s++) {
 		struct rng *r = &rngs[s];
 		uint64_t h = hash_str(0, raw->kernels[kern[s]]);
 
-		/* seed per key and label: a result does not depend on what else is in the run */
-		h = hash_str(h, kk->workload);
-		h = hash_str(h, kk->variant);
-		h = hash_str(h, kk->point);
-		h = hash_str(h, kk->metric);
-		rng_seed(r, o->seed ^ h);
-		raw_boot_set(raw, k, kern[s], &bs[s]);
+		memset(&bs[s], 0, sizeof(bs[s]));
+		if (key[s] != NO_KEY) {
+			kk = &raw->keys[key[s]];
+			/* seed per key and label: a result does not depend on what else is in the run */
+			h = hash_str(h, kk->workload);
+			h = hash_str(h, kk->variant);
+			h = hash_str(h, kk->point);
+			h = hash_str(h, kk->metric);
+			rng_seed(r, o->seed ^ h);
+			raw_boot_set(raw, key[s], kern[s], &bs[s]);
+		}
 		if (bs[s].n) {
 			bm[s] = xmalloc(o->reps * sizeof(double));
 			boot_medians(&bs[s], r, o->reps, bm[s]);
@@ -287,18 +402,29 @@ static void compare_key(const struct raw *raw, size_t k, const size_t kern[2],
 		goto out;
 	c->mag = fmax(sum[0] / (double)bs[0].n, sum[1] / (double)bs[1].n);
 	/* informational metrics are shown side by side, never tested */
-	c->tested = kk->better != BETTER_NONE &&
+	c->tested = c->id.better != BETTER_NONE &&
 		    bs[0].n >= MIN_SAMPLES && bs[1].n >= MIN_SAMPLES &&
 		    bs[0].nboots >= MIN_BOOTS && bs[1].nboots >= MIN_BOOTS;
 	c->boot_unit = bs[0].nboots >= 2 && bs[1].nboots >= 2 &&
 		       (c->g[0].boot_p < BOOT_EFFECT_P ||
 			c->g[1].boot_p < BOOT_EFFECT_P);
 	if (c->boot_unit) {
-		double *m0 = boot_level(&bs[0], !c->diff_scale);
-		double *m1 = boot_level(&bs[1], !c->diff_scale);
 		struct welch w;
 
-		welch(m0, bs[0].nboots, m1, bs[1].nboots, &w);
+		if (paired && !paired_boots(raw, key, kern[0], !c->diff_scale,
+					    &w, &npairs)) {
+			/* the boots that ran both variants are the units */
+			c->tested &= npairs >= MIN_BOOTS;
+			c->p_method = "paired-t-boot-medians";
+		} else {
+			double *m0 = boot_level(&bs[0], !c->diff_scale);
+			double *m1 = boot_level(&bs[1], !c->diff_scale);
+
+			welch(m0, bs[0].nboots, m1, bs[1].nboots, &w);
+			c->p_method = "welch-boot-medians";
+			free(m0);
+			free(m1);
+		}
 		c->est = w.diff;
 		welch_ci(&w, CI_LEVEL, &c->lo, &c->hi);
 		welch_ci(&w, DECISION_LEVEL, &c->dlo, &c->dhi);
@@ -311,9 +437,6 @@ static void compare_key(const struct raw *raw, size_t k, const size_t kern[2],
 		}
 		c->p = w.p;
 		c->df = w.df;
-		c->p_method = "welch-boot-medians";
-		free(m0);
-		free(m1);
 	} else {
 		double *x[2], *fm[2];
 		struct mwu m;
@@ -525,7 +648,21 @@ static int load_labels(const char *run, struct opts *o, struct raw *raw,
 	const char *lab[2] = { o->base, o->new };
 	size_t s, i;
 
-	if (!o->run || !o->base || !o->new) {
+	if (o->kernel || o->base_variant || o->new_variant) {
+		/* variant against variant: both sides are one kernel's boots */
+		if (strcmp(what, "compare") || !o->run || !o->kernel ||
+		    !o->base_variant || !o->new_variant || o->base || o->new) {
+			fprintf(stderr, "kbstat: %s: variant against variant needs RUN --kernel K --base-variant A --new-variant B (and no --base/--new)\n",
+				what);
+			return -1;
+		}
+		if (!strcmp(o->base_variant, o->new_variant)) {
+			fprintf(stderr, "kbstat: compare: --base-variant and --new-variant are both '%s'\n",
+				o->base_variant);
+			return -1;
+		}
+		lab[0] = lab[1] = o->kernel;
+	} else if (!o->run || !o->base || !o->new) {
 		fprintf(stderr, "kbstat: %s needs RUN and two labels\n", what);
 		return -1;
 	}
@@ -667,6 +804,293 @@ bad:
 	return -1;
 }
 
+/* ---- the rows of a comparison, n/a rows of absent variants included ---- */
+
+struct row_set {
+	const struct raw *raw;
+	const struct absent *ab;
+	size_t kern[2];
+	int variants;		/* variant against variant on kern[0] */
+	const char *var[2];	/* variants mode: base and new variant */
+	const char *lab[2];	/* the sides as errors and warnings name them */
+	struct warnings *w;
+	struct cmp *c;
+	size_t n, cap;
+	/* pseudo keys of rows no metric stands for, owned here */
+	struct key *pseudo;
+	size_t npseudo;
+};
+
+/* Whether w is one of the comma-separated list (NULL: every workload). */
+static int wl_wanted(const char *list, const char *w)
+{
+	size_t l = strlen(w);
+	const char *p;
+
+	if (!list)
+		return 1;
+	for (p = list; (p = strstr(p, w)); p++)
+		if ((p == list || p[-1] == ',') && (p[l] == ',' || !p[l]))
+			return 1;
+	return 0;
+}
+
+static size_t key_of(const struct raw *raw, const char *w, const char *v,
+		     const char *pt, const char *m)
+{
+	size_t k;
+
+	for (k = 0; k < raw->nkeys; k++) {
+		const struct key *kk = &raw->keys[k];
+
+		if (!strcmp(kk->workload, w) && !strcmp(kk->variant, v) &&
+		    !strcmp(kk->point, pt) && !strcmp(kk->metric, m))
+			return k;
+	}
+	return NO_KEY;
+}
+
+/* Whether workload w ran, or was absent with, variant v anywhere in the run. */
+static int wl_has_variant(const struct row_set *rs, const char *w,
+			  const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < rs->raw->nkeys; i++)
+		if (!strcmp(rs->raw->keys[i].workload, w) &&
+		    !strcmp(rs->raw->keys[i].variant, v))
+			return 1;
+	for (i = 0; i < rs->ab->n; i++)
+		if (!strcmp(rs->ab->v[i].workload, w) &&
+		    !strcmp(rs->ab->v[i].variant, v))
+			return 1;
+	return 0;
+}
+
+static struct cmp *row_add(struct row_set *rs)
+{
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 64;
+		rs->c = xrealloc(rs->c, rs->cap * sizeof(*rs->c));
+	}
+	return &rs->c[rs->n++];
+}
+
+/* The variant side s stands for. */
+static const char *side_variant(const struct row_set *rs, const struct cmp *c,
+				int s)
+{
+	return rs->variants ? rs->var[s] : c->id.variant;
+}
+
+/*
+ * A side without samples whose point the kernel listed as absent is
+ * "n/a", not missing data. Samples and an absent entry for one point
+ * on one kernel contradict each other: the samples count, with a warning.
+ */
+static void mark_absent(struct row_set *rs, struct cmp *c)
+{
+	const struct absent_entry *e[2];
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		e[s] = absent_find(rs->ab, rs->kern[s], c->id.workload,
+				   side_variant(rs, c, s), c->id.point);
+		if (e[s] && c->g[s].n) {
+			char buf[600];
+
+			snprintf(buf, sizeof(buf),
+				 "%%s/%%s/%%s/%%s: %%s: listed as absent at %.300s, yet other boots have samples (those are used)",
+				 e[s]->where);
+			warn(rs->w, buf, &c->id, rs->lab[s]);
+			e[s] = NULL;
+		}
+	}
+	if (!e[0] && !e[1])
+		return;
+	c->absent = e[0] && e[1] ? "both" : e[0] ? "base" : "new";
+	c->absent_reason = (e[0] ? e[0] : e[1])->reason;
+}
+
+/* What lacks the point on side s: "absent on K" or "V absent on K". */
+static void absent_who(char *buf, size_t size, const struct row_set *rs,
+		       int s, int both)
+{
+	const char *k0 = rs->raw->kernels[rs->kern[0]];
+
+	if (rs->variants && both)
+		snprintf(buf, size, "%s and %s absent on %s", rs->var[0],
+			 rs->var[1], k0);
+	else if (rs->variants)
+		snprintf(buf, size, "%s absent on %s", rs->var[s], k0);
+	else if (both)
+		snprintf(buf, size, "absent on %s and %s", rs->lab[0], rs->lab[1]);
+	else
+		snprintf(buf, size, "absent on %s", rs->lab[s]);
+}
+
+/* The verdict and why of a row with an absent side (after decide()). */
+static void absent_verdict(struct cmp *c, const struct row_set *rs)
+{
+	const struct absent_entry *e[2];
+	char who[600];
+	size_t len;
+	int s, same;
+
+	if (!c->absent)
+		return;
+	c->verdict = "n/a";
+	c->why[0] = 0;
+	for (s = 0; s < 2; s++)
+		e[s] = c->g[s].n ? NULL :
+		       absent_find(rs->ab, rs->kern[s], c->id.workload,
+				   side_variant(rs, c, s), c->id.point);
+	same = e[0] && e[1] && !strcmp(e[0]->reason, e[1]->reason);
+	for (s = 0; s < 2; s++) {
+		len = strlen(c->why);
+		if (s && same)
+			break;
+		if (e[s]) {
+			absent_who(who, sizeof(who), rs, s, same);
+			snprintf(c->why + len, sizeof(c->why) - len, "%s%s: %s",
+				 len ? "; " : "", who, e[s]->reason);
+		} else if (!c->g[s].n) {
+			snprintf(c->why + len, sizeof(c->why) - len,
+				 "%sno samples on %s", len ? "; " : "", rs->lab[s]);
+		}
+	}
+}
+
+/* A clock for a row no sample stands for: its workload's, if any. */
+static const char *workload_clock(const struct raw *raw, const char *w)
+{
+	size_t k;
+
+	for (k = 0; k < raw->nkeys; k++)
+		if (!strcmp(raw->keys[k].workload, w))
+			return raw->keys[k].clock;
+	return "-";
+}
+
+/*
+ * A point absent where no metric of it has samples on either side: one
+ * row for the point, metric "-", so that it is listed all the same.
+ */
+static void pseudo_rows(struct row_set *rs, const struct opts *o)
+{
+	size_t i, r;
+
+	rs->pseudo = xmalloc((rs->ab->n + 1) * sizeof(*rs->pseudo));
+	for (i = 0; i < rs->ab->n; i++) {
+		const struct absent_entry *e = &rs->ab->v[i];
+		const char *v = rs->variants ? rs->var[1] : e->variant;
+		struct key *pk;
+		struct cmp *c;
+
+		if ((e->kern != rs->kern[0] && e->kern != rs->kern[1]) ||
+		    !wl_wanted(o->workloads, e->workload))
+			continue;
+		if (rs->variants && (strcmp(e->variant, rs->var[0]) &&
+				     strcmp(e->variant, rs->var[1])))
+			continue;
+		if (rs->variants && (!wl_has_variant(rs, e->workload, rs->var[0]) ||
+				     !wl_has_variant(rs, e->workload, rs->var[1])))
+			continue;
+		for (r = 0; r < rs->n; r++)
+			if (!strcmp(rs->c[r].id.workload, e->workload) &&
+			    !strcmp(rs->c[r].id.variant, v) &&
+			    !strcmp(rs->c[r].id.point, e->point))
+				break;
+		if (r < rs->n)
+			continue;
+		pk = &rs->pseudo[rs->npseudo++];
+		*pk = (struct key){ .workload = e->workload, .variant = (char *)v,
+				    .point = e->point, .metric = "-", .unit = "",
+				    .clock = (char *)workload_clock(rs->raw, e->workload),
+				    .better = BETTER_NONE, .where = e->where };
+		c = row_add(rs);
+		memset(c, 0, sizeof(*c));
+		c->key[0] = c->key[1] = NO_KEY;
+		c->id = *pk;
+		c->est = c->lo = c->hi = c->dlo = c->dhi = NAN;
+		c->ratio = c->r_lo = c->r_hi = c->p = c->df = c->p_adj = NAN;
+		c->g[0].median = c->g[1].median = NAN;
+		c->g[0].q1 = c->g[0].q3 = c->g[1].q1 = c->g[1].q3 = NAN;
+		c->g[0].ci_lo = c->g[0].ci_hi = c->g[1].ci_lo = c->g[1].ci_hi = NAN;
+		c->g[0].within_spread = c->g[1].within_spread = NAN;
+		c->g[0].between_spread = c->g[1].between_spread = NAN;
+		c->g[0].boot_p = c->g[1].boot_p = NAN;
+		mark_absent(rs, c);
+	}
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	return key_order(&((const struct cmp *)pa)->id,
+			 &((const struct cmp *)pb)->id);
+}
+
+/*
+ * Kernels: every key, on kern[0] against kern[1]. Variants: every
+ * workload that has both variants, each point and metric, variant
+ * var[1] against var[0] in the boots of kern[0]. Then the n/a rows of
+ * points absent altogether. Sorted as the keys are.
+ */
+static int build_rows(struct row_set *rs, const struct opts *o)
+{
+	const struct raw *raw = rs->raw;
+	size_t *idx = sorted_keys(raw), i;
+
+	for (i = 0; i < raw->nkeys; i++) {
+		const struct key *kk = &raw->keys[idx[i]];
+		size_t key[2] = { idx[i], idx[i] };
+		struct cmp *c;
+
+		if (!wl_wanted(o->workloads, kk->workload))
+			continue;
+		if (rs->variants) {
+			int s;
+
+			if (!strcmp(kk->variant, rs->var[0]))
+				s = 0;
+			else if (!strcmp(kk->variant, rs->var[1]))
+				s = 1;
+			else
+				continue;
+			key[!s] = key_of(raw, kk->workload, rs->var[!s],
+					 kk->point, kk->metric);
+			/* a pair is visited from its base side */
+			if (s == 1 && key[0] != NO_KEY)
+				continue;
+			if (!wl_has_variant(rs, kk->workload, rs->var[!s]))
+				continue;
+			if (key[0] != NO_KEY && key[1] != NO_KEY &&
+			    (strcmp(raw->keys[key[0]].unit, raw->keys[key[1]].unit) ||
+			     raw->keys[key[0]].better != raw->keys[key[1]].better)) {
+				fprintf(stderr, "kbstat: error: %s: unit/better differ from %s: the variants' metrics cannot be compared\n",
+					raw->keys[key[1]].where, raw->keys[key[0]].where);
+				free(idx);
+				return -1;
+			}
+		}
+		c = row_add(rs);
+		compare_key(raw, key, rs->kern, rs->variants, o, c);
+		if (rs->variants)
+			c->id.variant = (char *)rs->var[1];
+		/* keys of other kernels only (e.g. an A/A pair in the same run) */
+		if (!c->g[0].n && !c->g[1].n) {
+			rs->n--;
+			continue;
+		}
+		mark_absent(rs, c);
+	}
+	free(idx);
+	pseudo_rows(rs, o);
+	if (rs->n)
+		qsort(rs->c, rs->n, sizeof(*rs->c), cmp_rows);
+	return 0;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -675,14 +1099,21 @@ static int cmd_compare(int argc, char **argv)
 	struct jval *fj = NULL;
 	struct warnings w = { 0 };
 	struct primary_tab pt;
+	struct absent ab;
+	struct row_set set = { 0 };
 	struct cmp *c;
-	size_t kern[2], *idx, i, ntest = 0, j;
+	size_t kern[2], i, ntest = 0, j;
 	double *p, *adj;
-	char *tmp;
+	char *tmp, lab[2][256];
 	FILE *f;
 
 	if (parse_opts(argc, argv, &o) || load_labels(o.run, &o, &raw, kern, "compare"))
 		return o.run ? 1 : usage();
+	if (o.kernel) {
+		/* the sides are named by their variants */
+		o.base = o.base_variant;
+		o.new = o.new_variant;
+	}
 	if (o.floor) {
 		const struct jval *fl;
 
@@ -702,42 +1133,76 @@ static int cmd_compare(int argc, char **argv)
 	if (primary_load(o.run, &pt))
 		return 1;
 	primary_check(&pt, &raw, &w);
-	idx = sorted_keys(&raw);
-	c = xmalloc((raw.nkeys + 1) * sizeof(*c));
-	p = xmalloc((raw.nkeys + 1) * sizeof(*p));
-	adj = xmalloc((raw.nkeys + 1) * sizeof(*adj));
-	for (i = j = 0; i < raw.nkeys; i++) {
-		const struct key *kk = &raw.keys[idx[i]];
+	if (absent_load(o.run, &raw, &ab))
+		return 1;
+	set.raw = &raw;
+	set.ab = &ab;
+	set.kern[0] = kern[0];
+	set.kern[1] = kern[1];
+	set.variants = o.kernel != NULL;
+	set.var[0] = o.base_variant;
+	set.var[1] = o.new_variant;
+	set.w = &w;
+	if (set.variants) {
+		snprintf(lab[0], sizeof(lab[0]), "%s on %s", o.base_variant, o.kernel);
+		snprintf(lab[1], sizeof(lab[1]), "%s on %s", o.new_variant, o.kernel);
+	} else {
+		snprintf(lab[0], sizeof(lab[0]), "%s", o.base);
+		snprintf(lab[1], sizeof(lab[1]), "%s", o.new);
+	}
+	set.lab[0] = lab[0];
+	set.lab[1] = lab[1];
+	if (build_rows(&set, &o))
+		return 1;
+	c = set.c;
+	j = set.n;
+	p = xmalloc((j + 1) * sizeof(*p));
+	adj = xmalloc((j + 1) * sizeof(*adj));
+	for (i = 0; i < j; i++) {
+		const struct key *kk = &c[i].id;
 
-		compare_key(&raw, idx[i], kern, &o, &c[j]);
-		/* keys of other labels only (e.g. an A/A pair in the same run) */
-		if (!c[j].g[0].n && !c[j].g[1].n)
-			continue;
-		if (!c[j].g[0].n || !c[j].g[1].n)
+		if (!c[i].absent && (!c[i].g[0].n || !c[i].g[1].n))
 			warn(&w, "%s/%s/%s/%s: no samples on %s", kk,
-			     c[j].g[0].n ? o.new : o.base);
-		if (kk->better != BETTER_NONE && c[j].g[0].boot_warning)
+			     c[i].g[0].n ? set.lab[1] : set.lab[0]);
+		if (kk->better != BETTER_NONE && c[i].g[0].boot_warning)
 			warn(&w, "%s/%s/%s/%s: %s: between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)",
-			     kk, o.base);
-		if (kk->better != BETTER_NONE && c[j].g[1].boot_warning)
+			     kk, set.lab[0]);
+		if (kk->better != BETTER_NONE && c[i].g[1].boot_warning)
 			warn(&w, "%s/%s/%s/%s: %s: between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)",
-			     kk, o.new);
+			     kk, set.lab[1]);
 		if (!strcmp(kk->clock, "mixed"))
 			warn(&w, "%s/%s/%s/%s: samples from both clocks (icount and wall)%.0s",
 			     kk, "");
-		if (c[j].tested && !isnan(c[j].p))
-			p[ntest++] = c[j].p;
-		j++;
+		/* n/a rows have a side without samples: never tested, never in BH */
+		if (c[i].tested && !isnan(c[i].p))
+			p[ntest++] = c[i].p;
 	}
 	bh_adjust(p, adj, ntest);
 	for (i = ntest = 0; i < j; i++) {
-		const struct key *kk = &raw.keys[c[i].key];
-		double fl = floor_lookup(ftp, kk, &c[i].floor_source);
+		double fl = NAN, f1;
+		int s;
 
+		/* a variant comparison is held to the larger floor of its two variants */
+		for (s = 0; s < 2; s++) {
+			const char *src;
+
+			if (c[i].key[s] == NO_KEY)
+				continue;
+			f1 = floor_lookup(ftp, &raw.keys[c[i].key[s]], &src);
+			if (!isnan(f1) && (isnan(fl) || f1 > fl)) {
+				fl = f1;
+				c[i].floor_source = src;
+			}
+			if (!c[i].floor_source)
+				c[i].floor_source = src;
+		}
+		if (!c[i].floor_source)
+			c[i].floor_source = "default";
 		c[i].min_effect = isnan(fl) || fl < MIN_EFFECT ? MIN_EFFECT : fl;
 		if (c[i].tested && !isnan(c[i].p))
 			c[i].p_adj = adj[ntest++];
-		decide(&c[i], kk, o.base, o.new);
+		decide(&c[i], &c[i].id, set.lab[0], set.lab[1]);
+		absent_verdict(&c[i], &set);
 	}
 
 	f = out_open(o.out, &tmp);
@@ -749,10 +1214,16 @@ static int cmd_compare(int argc, char **argv)
 	jw_kstr(f, "base", o.base);
 	fputc(',', f);
 	jw_kstr(f, "new", o.new);
+	fputc(',', f);
+	jw_kstr(f, "compare", o.kernel ? "variants" : "kernels");
+	fputc(',', f);
+	jw_kstr(f, "kernel", o.kernel);
 	fprintf(f, ",\"seed\":%llu,\"bootstrap_reps\":%zu,\"bootstrap\":\"hierarchical (boots, then samples within boots), percentile\",",
 		(unsigned long long)o.seed, o.reps);
-	fprintf(f, "\"test\":\"boot effect (Kruskal-Wallis across a side's boots p < %g): Welch t on the boot medians (log for ratios), else Mann-Whitney U on the samples; Benjamini-Hochberg across the report\",",
-		BOOT_EFFECT_P);
+	fprintf(f, "\"test\":\"boot effect (Kruskal-Wallis across a side's boots p < %g): %s on the boot medians (log for ratios), else Mann-Whitney U on the samples; Benjamini-Hochberg across the report\",",
+		BOOT_EFFECT_P, o.kernel ?
+		"paired t (both variants ran in each boot; Welch when fewer than 2 boots ran both)" :
+		"Welch t");
 	fprintf(f, "\"rule\":\"better/worse: the %.0f%% interval wholly beyond +-min_effect and p_adj < %g; same: wholly inside; else inconclusive. Fewer than %d boots or %d samples a side: insufficient data\",",
 		DECISION_LEVEL * 100, ALPHA, MIN_BOOTS, MIN_SAMPLES);
 	jw_knum(f, "ci_level", CI_LEVEL);
@@ -769,10 +1240,18 @@ static int cmd_compare(int argc, char **argv)
 	jw_kstr(f, "floor_file", o.floor);
 	fputs(",\"results\":[", f);
 	for (i = 0; i < j; i++) {
-		const struct key *kk = &raw.keys[c[i].key];
+		const struct key *kk = &c[i].id;
 
 		fputs(i ? ",\n{" : "\n{", f);
 		write_key(f, kk);
+		fputc(',', f);
+		if (o.kernel) {
+			jw_kstr(f, "base_variant", o.base_variant);
+			fputc(',', f);
+		}
+		jw_kstr(f, "absent", c[i].absent);
+		fputc(',', f);
+		jw_kstr(f, "absent_reason", c[i].absent_reason);
 		fputc(',', f);
 		write_group(f, "base", o.base, &c[i].g[0]);
 		fputc(',', f);
@@ -824,6 +1303,8 @@ static int cmd_compare(int argc, char **argv)
 	{
 		const char *lab[2] = { o.base, o.new };
 
+		if (o.kernel)
+			lab[0] = lab[1] = o.kernel;
 		if (write_failed_boots(f, o.run, lab)) {
 			out_close(f, o.out, tmp);
 			if (o.out)
@@ -879,7 +1360,7 @@ static int cmd_floor(int argc, char **argv)
 		/* informational metrics are never judged: no floor */
 		if (kk->better == BETTER_NONE)
 			continue;
-		compare_key(&raw, idx[i], kern, &o, &c);
+		compare_key(&raw, (size_t[2]){ idx[i], idx[i] }, kern, 0, &o, &c);
 		if (!c.g[0].n && !c.g[1].n)
 			continue;
 		if (c.tested) {

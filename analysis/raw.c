@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "absent.h"
 #include "raw.h"
 #include "util.h"
 
@@ -428,9 +429,10 @@ int raw_load(const char *run, struct raw *raw)
 			raw->boot_kernel[raw->nboots] = kern;
 			bdir = path_join(sub, boots[b]);
 			files = list_dir(bdir, 0, &nf);
-			if (!nf) {
+			/* a boot whose every point was absent has no CSV */
+			if (!nf && !absent_in_dir(bdir)) {
 				fprintf(stderr,
-					"kbstat: error: %s: boot directory with no *.csv (remove it, or re-run the boot with RESUME=%s)\n",
+					"kbstat: error: %s: boot directory with no *.csv or *.absent (remove it, or re-run the boot with RESUME=%s)\n",
 					bdir, run);
 				return -1;
 			}
