@@ -86,7 +86,7 @@ big=$(awk 'BEGIN { srand(5); for (b = 0; b < 3; b++) { if (b) printf " /";
 # shellcheck disable=SC2086 # word splitting is the argument list
 fast=$("$kbstat" calc bootci --seed 7 $big)
 # shellcheck disable=SC2086
-slow=$("$kbstat-draw" calc bootci --seed 7 $big)
+slow=$("$tmp/kbstat-draw" calc bootci --seed 7 $big)
 diag "order statistics: $fast" "every draw:       $slow"
 near "30000 samples: CI low end, order statistics vs every draw" \
 	"$(field ci_lo "$fast")" "$(field ci_lo "$slow")" 0.05

@@ -5,7 +5,8 @@
 # `kbbench check` and option parsing, and bench/perfstat2csv.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kb=$top/build/bench/kbbench
+# KB_TEST_KBBENCH: another build to test (tests/unit/sanitizers.t: ASan)
+kb=${KB_TEST_KBBENCH:-$top/build/bench/kbbench}
 p2c=$top/bench/perfstat2csv.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -6,7 +6,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/tests/fixtures/procirq
-ic=$top/build/checks/proc-interrupts/irqcompat
+# KB_TEST_IRQCOMPAT: another build to test (tests/unit/sanitizers.t: ASan)
+ic=${KB_TEST_IRQCOMPAT:-$top/build/checks/proc-interrupts/irqcompat}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
