@@ -25,6 +25,7 @@
 #include "stats.h"
 #include "table.h"
 #include "util.h"
+#include "variants.h"
 
 #define DEFAULT_SEED 20241212ULL
 #define DEFAULT_REPS 2000
@@ -1446,7 +1447,7 @@ static int cmd_summary(int argc, char **argv)
 	struct results rs;
 	const char *floor_file;
 	char *(*cell)[NCOLS], *hdr[NCOLS], buf[512], est[256];
-	size_t wid[NCOLS] = { 0 }, nsec[3] = { 0 }, i, c, nclock = 0, *ord;
+	size_t wid[NCOLS] = { 0 }, nsec[4] = { 0 }, i, c, nclock = 0, *ord;
 	const char *clocks[4];
 	int md, sec;
 	double fmin = NAN, fmax_ = NAN;
@@ -1517,10 +1518,11 @@ static int cmd_summary(int argc, char **argv)
 		}
 	}
 
-	if (md)
-		printf("## kbench: %s vs %s\n\n", rs.base, rs.new);
+	if (rs.kernel)
+		printf("%skbench: variant %s vs %s on %s\n\n", md ? "## " : "",
+		       rs.new, rs.base, rs.kernel);
 	else
-		printf("kbench: %s vs %s\n\n", rs.base, rs.new);
+		printf("%skbench: %s vs %s\n\n", md ? "## " : "", rs.base, rs.new);
 	/*
 	 * Primary metrics (the workload files' "primary =") first, then the
 	 * other judged ones; a title only when there are both.
@@ -1542,7 +1544,7 @@ static int cmd_summary(int argc, char **argv)
 		putchar('\n');
 	}
 	/* informational metrics: both kernels' medians, after the verdicts */
-	for (c = 0; i < rs.n; i++) {
+	for (c = 0; i < nsec[SEC_PRIMARY] + nsec[SEC_JUDGED] + nsec[SEC_INFO]; i++) {
 		char *const *ce = cell[ord[i]];
 
 		if (!c++) {
@@ -1561,8 +1563,29 @@ static int cmd_summary(int argc, char **argv)
 	}
 	if (c)
 		putchar('\n');
-	printf("%sratio = median(%s) / median(%s) with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: Welch t on the boot medians, ratio = geometric mean of their ratio; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead. Numbers carry the digits their 95%% CI supports.\n",
-	       md ? "- " : "", rs.new, rs.base, json_num(rs.j, "boot_effect_p"),
+	/* n/a: a kernel lacks the variant; listed with why, never judged */
+	for (c = 0; i < rs.n; i++) {
+		const struct row *r = &rs.row[ord[i]];
+		char *const *ce = cell[ord[i]];
+
+		if (!c++)
+			printf("%sn/a (a kernel lacks the variant: not a failure, never tested):\n%s",
+			       md ? "### " : "",
+			       md ? "\n| workload | point | metric | why |\n|---|---|---|---|\n" : "");
+		if (md)
+			printf("| %s | %s | %s | %s |\n", ce[0], ce[1], ce[2], r->why ? r->why : "");
+		else
+			printf("  %-*s  %-*s  %-*s  %s\n", (int)wid[0], ce[0],
+			       (int)wid[1], ce[1], (int)wid[2], ce[2], r->why ? r->why : "");
+	}
+	if (c)
+		putchar('\n');
+	printf("%sratio = median(%s) / median(%s)%s%s%s with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: %s; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead. Numbers carry the digits their 95%% CI supports.\n",
+	       md ? "- " : "", rs.new, rs.base, rs.kernel ? " (both on " : "",
+	       rs.kernel ? rs.kernel : "", rs.kernel ? ")" : "",
+	       json_num(rs.j, "boot_effect_p"),
+	       rs.kernel ? "both variants ran in every boot, so a paired t on the per-boot ratio of their medians, ratio = its geometric mean" :
+			   "Welch t on the boot medians, ratio = geometric mean of their ratio",
 	       json_num(rs.j, "seed"));
 	for (i = c = 0; i < rs.n; i++)
 		c += !isnan(json_num(rs.row[i].r, "p_adj"));
@@ -1581,7 +1604,7 @@ static int cmd_summary(int argc, char **argv)
 	for (i = 0; i < rs.n; i++) {
 		const struct row *r = &rs.row[ord[i]];
 
-		if (r->why)
+		if (r->why && r->sec != SEC_NA)
 			printf("%s%s: %s%s%s %s %s: %s\n", md ? "- " : "",
 			       r->verdict, r->workload, *r->variant ? "/" : "",
 			       r->variant, r->point, r->metric, r->why);
@@ -1749,6 +1772,10 @@ int main(int argc, char **argv)
 		return cmd_calc(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "table"))
 		return cmd_table(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "variants"))
+		return cmd_variants(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "cover"))
+		return cmd_cover(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
 		return 0;

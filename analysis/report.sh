@@ -74,6 +74,44 @@ done
 "$kbstat" table box "$tmp/results.json" "$run" --dir "$tmp/dat" >"$tmp/box.lst" ||
 	kb_die "kbstat table box failed on $run"
 
+# Variant against variant (rhash against hash) on each kernel of the
+# report that ran both: kbstat variants lists the pairs, the base being
+# the workload file's base_variant. Each is a results file of its own,
+# with its summary, its rows and, where the workload file names a
+# "table =", the cover-letter table.
+"$kbstat" variants "$run" >"$tmp/variants.tsv" 2>"$tmp/variants.log" || {
+	cat "$tmp/variants.log" >&2
+	kb_die "kbstat variants failed on $run"
+}
+vcs=()
+declare -A vc_title
+while IFS=$'\t' read -r vk vb vn vw; do
+	[ "$vk" = "$base" ] || [ "$vk" = "$new" ] || continue
+	vc=variants-$(printf '%s-%s-vs-%s' "$vk" "$vn" "$vb" | tr -c 'A-Za-z0-9._=-' '_')
+	compare=("$kbstat" compare "$run" --kernel "$vk" --base-variant "$vb"
+		--new-variant "$vn" --workloads "$vw" --out "$tmp/$vc.json")
+	[ -z "$floor" ] || compare+=(--floor "$floor")
+	[ -z "${SEED:-}" ] || compare+=(--seed "$SEED")
+	kb_say "report: statistics: variant $vn vs $vb on $vk ($vw)"
+	"${compare[@]}" 2>"$tmp/$vc.log" || {
+		cat "$tmp/$vc.log" >&2
+		kb_die "kbstat compare of variant $vn vs $vb on $vk failed on $run (see the error above)"
+	}
+	for fmt in txt md; do
+		"$kbstat" cover "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.cover.$fmt"
+		"$kbstat" summary "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.$fmt"
+	done
+	"$kbstat" table rows "$tmp/$vc.json" --run "$run" >"$tmp/$vc.rows.tsv"
+	vcs+=("$vc")
+	vc_title[$vc]="variant $vn vs $vb on $vk"
+done <"$tmp/variants.tsv"
+for fmt in txt md; do
+	for vc in "${vcs[@]}"; do
+		printf '\n'
+		cat "$tmp/$vc.cover.$fmt" "$tmp/$vc.$fmt"
+	done >>"$tmp/summary.$fmt"
+done
+
 # gnuplot string literal: escape backslash and double quote.
 gpq() {
 	local s=$1
@@ -193,7 +231,8 @@ inline_svg() {
 
 # Table rows from rows.tsv (kbstat table rows; its header names the
 # columns), escaped for HTML. MODE: headline (one workload's primary
-# rows), judged (every judged row, primary first) or info.
+# rows), judged (every judged row, primary first), info or na (a kernel
+# lacks the variant). ROWS: another rows file (a variant comparison's).
 rows_html() {
 	awk -F'\t' -v mode="$1" -v want="${2:-}" '
 	function h(s) {
@@ -215,7 +254,7 @@ rows_html() {
 		if (mode == "headline" && c["section"] == "primary" && c["workload"] == want)
 			print tr td(c["variant"]) td(c["point"]) td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
 				num(c["base"]) num(c["new"]) num(c["estimate"]) verdict() "</tr>"
-		else if (mode == "judged" && c["section"] != "informational")
+		else if (mode == "judged" && c["section"] != "informational" && c["section"] != "n/a")
 			print tr td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) td(c["unit"]) \
 				td(c["better"] (c["section"] == "primary" ? ", primary" : "")) num(c["n"]) \
 				num(c["base"]) num(c["new"]) num(c["estimate"]) num(c["p"]) num(c["p_adj"]) \
@@ -223,7 +262,39 @@ rows_html() {
 		else if (mode == "info" && c["section"] == "informational")
 			print "<tr>" td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) \
 				td(c["unit"]) num(c["base"]) num(c["new"]) "</tr>"
-	}' "$tmp/rows.tsv"
+		else if (mode == "na" && c["section"] == "n/a")
+			print "<tr class=\"na\">" td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) \
+				num(c["base"]) num(c["new"]) td(c["why"]) "</tr>"
+	}' "${3:-$tmp/rows.tsv}"
+}
+
+# The n/a rows of a rows file as a table, if it has any.
+na_html() {
+	awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$3" || return 0
+	printf '<p>Absent: the kernel lacks what the variant needs (kbbench found it missing). Not a failure, never tested.</p>\n'
+	printf '<table class="na"><tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>%s median</th><th>%s median</th><th>why</th></tr>\n' "$1" "$2"
+	rows_html na "" "$3"
+	echo "</table>"
+}
+
+# A variant comparison: its cover-letter table, every judged row, n/a rows.
+variant_html() {
+	local vc=$1 vb vn
+	vb=$(jq -r .base "$tmp/$vc.json" | kb_html_escape)
+	vn=$(jq -r .new "$tmp/$vc.json" | kb_html_escape)
+	printf '<h3 id="%s">%s</h3>\n' "$vc" "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
+	if [ -s "$tmp/$vc.cover.txt" ]; then
+		echo "<pre>"
+		kb_html_escape <"$tmp/$vc.cover.txt"
+		echo "</pre>"
+	fi
+	echo "<table>"
+	printf '<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th><th>better</th>'
+	printf '<th>n</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th>' "$vb" "$vn"
+	printf '<th>ratio [95%% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th><th>clock</th></tr>\n'
+	rows_html judged "" "$tmp/$vc.rows.tsv"
+	echo "</table>"
+	na_html "$vb" "$vn" "$tmp/$vc.rows.tsv"
 }
 
 # Figures of the charts of one workload and kind.
@@ -268,6 +339,7 @@ tr.worse td { background: #fdd; }
 tr.better td { background: #dfd; }
 tr.insufficient td { background: #eee; color: #666; }
 tr.inconclusive td { background: #ffe; }
+tr.na td { background: #eef; color: #444; }
 section.headline { border-left: 4px solid #888; padding-left: 1em; margin: 1.5em 0; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 figure { margin: 1em 0; }
@@ -317,6 +389,17 @@ boots.</p>
 EOF
 	rows_html judged
 	echo "</table>"
+	if awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then
+		echo "<h2 id=\"absent\">Absent (n/a)</h2>"
+		na_html "$hb" "$hn" "$tmp/rows.tsv"
+	fi
+	if [ "${#vcs[@]}" -gt 0 ]; then
+		echo "<h2 id=\"variants\">Variant against variant</h2>"
+		echo "<p>Within one kernel, each variant against the workload's base variant (its file's <code>base_variant</code>, else the first of <code>variants</code>), with the same statistics, intervals and verdict rules. Both variants ran in every boot, so where boots differ the test is a paired t on the per-boot ratio of their medians.</p>"
+		for vc in "${vcs[@]}"; do
+			variant_html "$vc"
+		done
+	fi
 	if awk -F'\t' '$1 == "informational" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then
 		echo "<h2>Informational metrics</h2>"
 		echo "<p>Counts and sizes (rows, bytes, columns): both kernels' medians side by side; no test, no verdict.</p>"
@@ -362,6 +445,10 @@ EOF
 rm -f "$run"/chart-*.svg
 for c in "${charts[@]}"; do
 	mv -f "$tmp/$c.svg" "$run/$c.svg"
+done
+rm -f "$run"/variants-*.json
+for vc in "${vcs[@]}"; do
+	mv -f "$tmp/$vc.json" "$run/$vc.json"
 done
 for f in results.json summary.txt summary.md index.html; do
 	mv -f "$tmp/$f" "$run/$f"

@@ -31,6 +31,11 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 {
 	FILE *f = fopen(file, "r");
 	char line[4096], *name = NULL, *prim = NULL;
+	char *val[4] = { NULL, NULL, NULL, NULL };
+	static const char *const keys[4] = { "variants", "base_variant", "table",
+					     "table_metric" };
+	struct wl_primary *w;
+	int i;
 
 	if (!f) {
 		fprintf(stderr, "kbstat: error: cannot read %s\n", file);
@@ -54,18 +59,28 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 			free(prim);
 			prim = xstrdup(v);
 		}
+		for (i = 0; i < 4; i++) {
+			if (!strcmp(k, keys[i])) {
+				free(val[i]);
+				val[i] = xstrdup(v);
+			}
+		}
 	}
 	fclose(f);
+	t->wl = xrealloc(t->wl, (t->n + 1) * sizeof(*t->wl));
+	w = &t->wl[t->n++];
+	/* the raw CSVs carry the name; the file stem when it has none */
+	w->workload = xstrdup(name && *name ? name : stem);
+	w->metric = NULL;
+	w->n = 0;
+	w->variants = val[0];
+	w->base_variant = val[1];
+	w->table = val[2];
+	w->table_metric = val[3];
+	w->file = xstrdup(file);
 	if (prim && *prim) {
-		struct wl_primary *w;
 		char *tok, *save;
 
-		t->wl = xrealloc(t->wl, (t->n + 1) * sizeof(*t->wl));
-		w = &t->wl[t->n++];
-		/* the raw CSVs carry the name; the file stem when it has none */
-		w->workload = xstrdup(name && *name ? name : stem);
-		w->metric = NULL;
-		w->n = 0;
 		for (tok = strtok_r(prim, " \t", &save); tok;
 		     tok = strtok_r(NULL, " \t", &save)) {
 			w->metric = xrealloc(w->metric, (w->n + 1) * sizeof(*w->metric));
@@ -111,8 +126,8 @@ int primary_load(const char *run, struct primary_tab *t)
 	return ret;
 }
 
-const struct wl_primary *primary_of(const struct primary_tab *t,
-				    const char *workload)
+const struct wl_primary *wl_info(const struct primary_tab *t,
+				 const char *workload)
 {
 	size_t i;
 
@@ -120,6 +135,36 @@ const struct wl_primary *primary_of(const struct primary_tab *t,
 		if (!strcmp(t->wl[i].workload, workload))
 			return &t->wl[i];
 	return NULL;
+}
+
+const struct wl_primary *primary_of(const struct primary_tab *t,
+				    const char *workload)
+{
+	const struct wl_primary *w = wl_info(t, workload);
+
+	return w && w->n ? w : NULL;
+}
+
+void primary_free(struct primary_tab *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->n; i++) {
+		struct wl_primary *w = &t->wl[i];
+
+		for (j = 0; j < w->n; j++)
+			free(w->metric[j]);
+		free(w->metric);
+		free(w->workload);
+		free(w->variants);
+		free(w->base_variant);
+		free(w->table);
+		free(w->table_metric);
+		free(w->file);
+	}
+	free(t->wl);
+	t->wl = NULL;
+	t->n = 0;
 }
 
 int primary_is(const struct primary_tab *t, const char *workload,
@@ -170,6 +215,7 @@ int results_rows(struct results *rs, struct jval *j, const char *path,
 	res = json_get(rs->j, "results");
 	rs->base = json_str(rs->j, "base");
 	rs->new = json_str(rs->j, "new");
+	rs->kernel = json_str(rs->j, "kernel");
 	if (!res || res->type != J_ARR || !rs->base || !rs->new) {
 		fprintf(stderr, "kbstat: error: %s: not a kbstat results file\n", path);
 		return -1;
@@ -201,7 +247,9 @@ int results_rows(struct results *rs, struct jval *j, const char *path,
 		}
 		judged = strcmp(w->better, "none") != 0;
 		prim = json_get(r, "primary");
-		if (!judged)
+		if (!strcmp(w->verdict, "n/a"))
+			w->sec = SEC_NA;
+		else if (!judged)
 			w->sec = SEC_INFO;
 		else if (pt)
 			w->sec = primary_is(pt, w->workload, w->metric, 1) ?
@@ -226,7 +274,7 @@ size_t *results_order(const struct results *rs)
 	size_t *o = xmalloc((rs->n + 1) * sizeof(*o)), i, k = 0;
 	int s;
 
-	for (s = SEC_PRIMARY; s <= SEC_INFO; s++)
+	for (s = SEC_PRIMARY; s <= SEC_NA; s++)
 		for (i = 0; i < rs->n; i++)
 			if ((int)rs->row[i].sec == s)
 				o[k++] = i;

@@ -12,12 +12,15 @@
 
 struct wl_primary {
 	char *workload;
-	char **metric;
+	char **metric;		/* "primary =" */
 	size_t n;
+	/* the variant the others are compared with, and the cover table */
+	char *variants, *base_variant, *table, *table_metric;
+	char *file;		/* RUN/workloads/NAME.wl */
 };
 
 struct primary_tab {
-	struct wl_primary *wl;	/* only workloads whose file names a primary */
+	struct wl_primary *wl;	/* every workload file of the run */
 	size_t n;
 };
 
@@ -29,6 +32,10 @@ int primary_load(const char *run, struct primary_tab *t);
 /* The workload's "primary =" list, or NULL when it names none. */
 const struct wl_primary *primary_of(const struct primary_tab *t,
 				    const char *workload);
+/* The workload's file as read, or NULL when the run has none. */
+const struct wl_primary *wl_info(const struct primary_tab *t,
+				 const char *workload);
+void primary_free(struct primary_tab *t);
 /*
  * Whether a metric leads the report: listed as primary, or, when its
  * workload names none, any judged (not informational) metric.
@@ -36,8 +43,8 @@ const struct wl_primary *primary_of(const struct primary_tab *t,
 int primary_is(const struct primary_tab *t, const char *workload,
 	       const char *metric, int judged);
 
-/* The order the report shows rows in. */
-enum section { SEC_PRIMARY, SEC_JUDGED, SEC_INFO };
+/* The order the report shows rows in; n/a: a kernel lacks the variant. */
+enum section { SEC_PRIMARY, SEC_JUDGED, SEC_INFO, SEC_NA };
 
 struct row {
 	const struct jval *r;
@@ -50,6 +57,7 @@ struct row {
 struct results {
 	struct jval *j;
 	const char *base, *new;
+	const char *kernel;	/* variant against variant on it; else NULL */
 	struct row *row;	/* in the file's order */
 	size_t n;
 };
@@ -68,7 +76,7 @@ int results_load(const char *path, const char *run, struct results *rs);
 int results_rows(struct results *rs, struct jval *j, const char *path,
 		 const struct primary_tab *pt);
 void results_free(struct results *rs);
-/* Row indices: primary, then other judged, then informational; stable. */
+/* Row indices: primary, other judged, informational, n/a; stable. */
 size_t *results_order(const struct results *rs);
 
 #endif

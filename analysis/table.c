@@ -229,7 +229,7 @@ static int table_ratio(const struct results *rs, const struct targs *a)
 			const struct row *r = &rs->row[j];
 			double ratio = json_num(r->r, "ratio");
 
-			if (strcmp(r->workload, w) || r->sec == SEC_INFO || isnan(ratio))
+			if (strcmp(r->workload, w) || r->sec >= SEC_INFO || isnan(ratio))
 				continue;
 			if (!f && !(f = dat_open(a->dir, name)))
 				return 1;
@@ -410,7 +410,7 @@ static int table_scaling(const struct results *rs, const struct targs *a)
 		struct param *ps;
 		size_t np;
 
-		if (r->sec == SEC_INFO)
+		if (r->sec >= SEC_INFO)
 			continue;
 		np = parse_point(r->point, &ps);
 		for (k = 0; k < np; k++) {
@@ -447,7 +447,7 @@ static char *main_param(const struct results *rs, const char *w)
 		struct param *ps;
 		size_t np;
 
-		if (strcmp(rs->row[i].workload, w) || rs->row[i].sec == SEC_INFO)
+		if (strcmp(rs->row[i].workload, w) || rs->row[i].sec >= SEC_INFO)
 			continue;
 		np = parse_point(rs->row[i].point, &ps);
 		for (k = 0; k < np; k++) {
@@ -586,7 +586,7 @@ static int table_box(const struct results *rs, const struct targs *a)
 		int varies = 0;
 		FILE *f;
 
-		if (r->sec == SEC_INFO)
+		if (r->sec >= SEC_INFO)
 			continue;
 		for (j = 0; j < i; j++)
 			if (!strcmp(rs->row[j].workload, r->workload) &&
@@ -680,6 +680,7 @@ static const char *const sec_name[] = {
 	[SEC_PRIMARY] = "primary",
 	[SEC_JUDGED] = "judged",
 	[SEC_INFO] = "informational",
+	[SEC_NA] = "n/a",
 };
 
 static int table_rows(const struct results *rs)

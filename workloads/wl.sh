@@ -11,7 +11,7 @@ declare -gA WL_LINE
 WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
-WL_KEYS="name description bench args variants reps warmup mem clock timeout disks primary"
+WL_KEYS="name description bench args variants base_variant reps warmup mem clock timeout disks primary table table_metric"
 
 wl_known_key() {
 	local k=$1
@@ -96,7 +96,39 @@ wl_load() {
 		'' | *[!0-9]*) kb_die "$file: $n must be a whole number, not '${WL[$n]}'" ;;
 		esac
 	done
+	wl_check_variants "$file"
 	return 0
+}
+
+# base_variant: the variant the others are compared with on one kernel
+# (default: the first of variants). table: the columns of the variant
+# comparison's summary table, each a matrix parameter or LABEL=EXPR,
+# EXPR being parameters and numbers joined by * and / (nr=max_entries*fill/100).
+wl_check_variants() {
+	local file=$1 c e t
+	if [ -n "${WL[base_variant]:-}" ]; then
+		case " ${WL[variants]} " in
+		*" ${WL[base_variant]} "*) ;;
+		*) kb_die "$file:${WL_LINE[base_variant]}: base_variant '${WL[base_variant]}' is not one of variants (${WL[variants]})" ;;
+		esac
+	fi
+	for c in ${WL[table]:-}; do
+		e=${c#*=}
+		case "$c" in
+		=* | *=) kb_die "$file:${WL_LINE[table]}: table: column '$c' is not PARAM or LABEL=EXPR" ;;
+		esac
+		for t in ${e//[*\/]/ }; do
+			case "$t" in
+			*[!0-9.]*) [ -n "${WL[matrix.$t]:-}" ] ||
+				kb_die "$file:${WL_LINE[table]}: table: '$t' in column '$c' is not a matrix parameter (matrix.$t) or a number" ;;
+			esac
+		done
+		case "$e" in
+		[*/]* | *[*/] | *[*/][*/]*) kb_die "$file:${WL_LINE[table]}: table: column '$c': an operator needs a term on each side" ;;
+		esac
+	done
+	[ -z "${WL[table_metric]:-}" ] || [ -n "${WL[table]:-}" ] ||
+		kb_die "$file:${WL_LINE[table_metric]}: table_metric without table (the columns of the table)"
 }
 
 # The in-guest parameter points (every matrix.* but vcpus), one per line:
