@@ -30,6 +30,7 @@ help:
 	@echo "  make bisect-check      build and boot every prefix of the series, running its checks"
 	@echo "  make bench             run the workloads on both kernels, no report"
 	@echo "  make test              unit tests and VM tests (TAP, prove)"
+	@echo "  make fuzz              run every parser's fuzz harness FUZZ_TIME s (fuzz/README.md)"
 	@echo "  make deps              check/install the Debian packages needed"
 	@echo "  make clean             remove build outputs in the repo (not the cache)"
 	@echo "Rooms: orchestrate/ is what bench-compare runs on the host, guest/ what runs in the guest,"
@@ -57,7 +58,7 @@ include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk an
 
 test: test-unit test-vm
 
-test-unit: deps bench-tools check-tools analysis-tools
+test-unit: deps bench-tools check-tools analysis-tools fuzz-tools sanitize-tools
 	prove -r tests/unit
 
 # The VM tests need both kernels and the image; they boot guests.

@@ -6,8 +6,9 @@
 #
 # Each harness build/fuzz/HARNESS first runs the inputs that once made it
 # crash (fuzz/regress/HARNESS/), then fuzzes from its corpus
-# (build/fuzz/corpus/HARNESS/, kept between runs), the seeds (made by
-# fuzz/seeds.sh, or taken from KB_FUZZ_SEEDS=DIR) and those inputs. A
+# (build/fuzz/corpus/HARNESS/, kept between runs, or KB_FUZZ_CORPUS=DIR's
+# HARNESS/), the seeds (made by fuzz/seeds.sh, or taken from
+# KB_FUZZ_SEEDS=DIR) and those inputs. A
 # crash, a sanitizer report, a leak, an input slower than the timeout
 # (a hang) or more memory than the limit fails the harness, and its
 # input is kept in build/fuzz/artifacts/HARNESS/ and named. Exit 0 when
@@ -77,12 +78,13 @@ for h in "$@"; do
 	bin=$out/$h
 	[ -x "$bin" ] || kb_die "$bin: not built; run make fuzz-tools"
 	[ -d "$seeds/$h" ] || kb_die "$seeds/$h: no seed corpus (fuzz/seeds.sh makes it)"
-	mkdir -p "$out/artifacts/$h" "$out/corpus/$h" "$out/logs"
+	corpus=${KB_FUZZ_CORPUS:-$out/corpus}/$h
+	mkdir -p "$out/artifacts/$h" "$corpus" "$out/logs"
 	touch "$out/artifacts/$h/.start"
 	log=$out/logs/$h.log
 	read -r -a o <<<"$(opts "$h")"
 	[ ! -f "$top/fuzz/dict/$h.dict" ] || o+=(-dict="$top/fuzz/dict/$h.dict")
-	dirs=("$out/corpus/$h" "$seeds/$h")
+	dirs=("$corpus" "$seeds/$h")
 	regress=()
 	if [ -d "$top/fuzz/regress/$h" ]; then
 		dirs+=("$top/fuzz/regress/$h")
@@ -115,7 +117,7 @@ for h in "$@"; do
 	runs=$(final_stat number_of_executed_units "$log")
 	rate=$(final_stat average_exec_per_sec "$log")
 	rss=$(final_stat peak_rss_mb "$log")
-	n=$(find "$out/corpus/$h" -type f | wc -l)
+	n=$(find "$corpus" -type f | wc -l)
 	echo "fuzz $h: ${secs} s, ${runs:-?} runs (${rate:-?}/s), corpus $n, peak RSS ${rss:-?} MB: no crash, leak or hang"
 done
 
