@@ -556,7 +556,8 @@ static void cpu_list(const struct table *t, char *out, size_t outsz)
 	size_t k, o = 0;
 
 	out[0] = '\0';
-	for (k = 0; k < t->ncpu && o + 16 < outsz; k++)
+	/* room for one more " CPU<20 digits>" and the " ..." after it */
+	for (k = 0; k < t->ncpu && o + 32 < outsz; k++)
 		o += (size_t)snprintf(out + o, outsz - o, "%sCPU%lu", k ? " " : "",
 				      t->cpus[k]);
 	if (k < t->ncpu)
