@@ -3,6 +3,9 @@
  * kbstat: compare two kernels' raw samples of a kbench run.
  *
  *   kbstat compare RUN --base L --new L [--floor F] [--seed N] [--reps N] [--out F]
+ *   kbstat compare RUN --kernel L --base-variant A --new-variant B [...]
+ *   kbstat variants RUN             the variant comparisons a run holds
+ *   kbstat cover RESULTS.json --run RUN [--format txt|md]
  *   kbstat floor RUN --a L --b L [--seed N] [--reps N] [--out F]
  *   kbstat summary RESULTS.json [--format txt|md] [--run RUN]
  *   kbstat dump RUN                 validated samples as TSV
@@ -44,7 +47,11 @@
 static const char *usage_text =
 	"usage:\n"
 	"  kbstat compare RUN --base LABEL --new LABEL [--floor FLOOR.json]\n"
-	"                 [--seed N] [--reps N] [--out RESULTS.json]\n"
+	"                 [--seed N] [--reps N] [--out RESULTS.json] [--workloads W,...]\n"
+	"  kbstat compare RUN --kernel LABEL --base-variant A --new-variant B\n"
+	"                 [--floor FLOOR.json] [--seed N] [--reps N] [--out RESULTS.json] [--workloads W,...]\n"
+	"  kbstat variants RUN\n"
+	"  kbstat cover RESULTS.json --run RUN [--format txt|md]\n"
 	"  kbstat floor RUN --a LABEL --b LABEL [--seed N] [--reps N] [--out FLOOR.json]\n"
 	"  kbstat summary RESULTS.json [--format txt|md] [--run RUN]\n"
 	"  kbstat dump RUN\n"

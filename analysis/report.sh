@@ -42,6 +42,24 @@ fi
 tmp=$(mktemp -d "$run/.report.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# kbstat_compare LOG WHAT ARGS...: kbstat compare RUN ARGS, with the
+# report's floor and seed; its messages go to LOG, shown if it fails.
+kbstat_compare() {
+	local log=$1 what=$2
+	shift 2
+	local cmd=("$kbstat" compare "$run" "$@")
+	[ -z "$floor" ] || cmd+=(--floor "$floor")
+	[ -z "${SEED:-}" ] || cmd+=(--seed "$SEED")
+	kb_say "report: statistics: $what${floor:+, floor $floor}"
+	"${cmd[@]}" 2>"$log" || {
+		cat "$log" >&2
+		kb_die "kbstat compare ($what) failed on $run (see the error above)"
+	}
+	if [ "${V:-0}" = 1 ]; then
+		cat "$log" >&2
+	fi
+}
+
 if [ -n "${RESULTS:-}" ]; then
 	jq -e --arg b "$base" --arg n "$new" '.kind == "kbench-results" and .base == $b and .new == $n' \
 		"$RESULTS" >/dev/null ||
@@ -49,17 +67,8 @@ if [ -n "${RESULTS:-}" ]; then
 	kb_say "report: statistics: $RESULTS"
 	cp "$RESULTS" "$tmp/results.json"
 else
-	compare=("$kbstat" compare "$run" --base "$base" --new "$new" --out "$tmp/results.json")
-	[ -z "$floor" ] || compare+=(--floor "$floor")
-	[ -z "${SEED:-}" ] || compare+=(--seed "$SEED")
-	kb_say "report: statistics: $base vs $new${floor:+, floor $floor}"
-	"${compare[@]}" 2>"$tmp/kbstat.log" || {
-		cat "$tmp/kbstat.log" >&2
-		kb_die "kbstat compare failed on $run (see the error above)"
-	}
-	if [ "${V:-0}" = 1 ]; then
-		cat "$tmp/kbstat.log" >&2
-	fi
+	kbstat_compare "$tmp/kbstat.log" "$base vs $new" --base "$base" --new "$new" \
+		--out "$tmp/results.json"
 fi
 "$kbstat" summary "$tmp/results.json" --format txt --run "$run" >"$tmp/summary.txt"
 "$kbstat" summary "$tmp/results.json" --format md --run "$run" >"$tmp/summary.md"
@@ -88,15 +97,8 @@ declare -A vc_title
 while IFS=$'\t' read -r vk vb vn vw; do
 	[ "$vk" = "$base" ] || [ "$vk" = "$new" ] || continue
 	vc=variants-$(printf '%s-%s-vs-%s' "$vk" "$vn" "$vb" | tr -c 'A-Za-z0-9._=-' '_')
-	compare=("$kbstat" compare "$run" --kernel "$vk" --base-variant "$vb"
-		--new-variant "$vn" --workloads "$vw" --out "$tmp/$vc.json")
-	[ -z "$floor" ] || compare+=(--floor "$floor")
-	[ -z "${SEED:-}" ] || compare+=(--seed "$SEED")
-	kb_say "report: statistics: variant $vn vs $vb on $vk ($vw)"
-	"${compare[@]}" 2>"$tmp/$vc.log" || {
-		cat "$tmp/$vc.log" >&2
-		kb_die "kbstat compare of variant $vn vs $vb on $vk failed on $run (see the error above)"
-	}
+	kbstat_compare "$tmp/$vc.log" "variant $vn vs $vb on $vk ($vw)" --kernel "$vk" \
+		--base-variant "$vb" --new-variant "$vn" --workloads "$vw" --out "$tmp/$vc.json"
 	for fmt in txt md; do
 		"$kbstat" cover "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.cover.$fmt"
 		"$kbstat" summary "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.$fmt"

@@ -160,8 +160,12 @@ int cmd_variants(int argc, char **argv)
 
 /* ---- the cover-letter table ---- */
 
-/* The value of parameter name in a point "k=v;k2=v2" (NAN if missing). */
-static double point_param(const char *point, const char *name, size_t len)
+/*
+ * The value of parameter name in a point "k=v;k2=v2", and its length;
+ * NULL if the point has none.
+ */
+static const char *point_str(const char *point, const char *name, size_t len,
+			     size_t *vlen)
 {
 	const char *p = point;
 
@@ -169,11 +173,27 @@ static double point_param(const char *point, const char *name, size_t len)
 		const char *eq = strchr(p, '='), *end = strchr(p, ';');
 
 		if (eq && (!end || eq < end) && (size_t)(eq - p) == len &&
-		    !strncmp(p, name, len))
-			return strtod(eq + 1, NULL);
+		    !strncmp(p, name, len)) {
+			*vlen = end ? (size_t)(end - eq - 1) : strlen(eq + 1);
+			return eq + 1;
+		}
 		p = end ? end + 1 : NULL;
 	}
-	return NAN;
+	return NULL;
+}
+
+/* A parameter as a number; NAN when missing or not a number ("all"). */
+static double point_param(const char *point, const char *name, size_t len)
+{
+	size_t vlen;
+	const char *v = point_str(point, name, len, &vlen);
+	char *end;
+	double x;
+
+	if (!v || !vlen)
+		return NAN;
+	x = strtod(v, &end);
+	return end == v + vlen ? x : NAN;
 }
 
 /*
@@ -353,9 +373,14 @@ static void cover_workload(const struct results *rs, const struct wl_primary *wi
 		cell[j] = xmalloc((ncol + COVER_FIXED + 1) * sizeof(**cell));
 		for (c = 0; c < ncol; c++) {
 			double x = column_value(col[c].expr, r->point);
+			size_t vlen;
+			const char *v = point_str(r->point, col[c].expr,
+						  strlen(col[c].expr), &vlen);
 
-			/* sizes and counts: whole numbers in full */
-			if (isnan(x))
+			/* a parameter as the point has it ("all"); sizes and counts in full */
+			if (v)
+				snprintf(buf, sizeof(buf), "%.*s", (int)vlen, v);
+			else if (isnan(x))
 				snprintf(buf, sizeof(buf), "?");
 			else if (x == floor(x) && fabs(x) < 1e15)
 				snprintf(buf, sizeof(buf), "%.0f", x);

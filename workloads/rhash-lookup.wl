@@ -12,6 +12,11 @@ description = BPF hash map lookups: hash against rhash
 bench = map_lookup
 primary = ns_per_lookup
 variants = hash rhash
+# rhash against hash on one kernel, as upstream's cover letter has it:
+# key size, max_entries, elements, both throughputs, ratio, delta
+base_variant = hash
+table = key=key_size max=max_entries nr=max_entries*fill/100
+table_metric = mlookups_per_sec
 args = --loops 100000
 matrix.key_size = 8 32 256
 matrix.max_entries = 1024 1048576

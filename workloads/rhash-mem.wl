@@ -9,6 +9,10 @@ description = BPF hash map memory, filled and overwritten: hash against rhash
 bench = map_mem
 primary = map_bytes_filled
 variants = hash rhash
+# the cover letter's table: rhash against hash, bytes after the fill
+base_variant = hash
+table = value=value_size
+table_metric = map_bytes_filled
 args = --max_entries 16384
 matrix.value_size = 32 4096
 reps = 5

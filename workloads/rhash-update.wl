@@ -13,6 +13,10 @@ description = BPF hash map full-map overwrite updates: hash against rhash
 bench = map_update
 primary = mupdates_per_sec_per_producer
 variants = hash rhash
+# the cover letter's table: rhash against hash, per producer
+base_variant = hash
+table = vcpus producers
+table_metric = mupdates_per_sec_per_producer
 args = --max_entries 65536 --loops 100000
 matrix.vcpus = 1 4
 matrix.producers = 1 all
