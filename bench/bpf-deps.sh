@@ -62,4 +62,5 @@ if [ ! -f "$dir/lib/libbpf.a" ] || [ ! -f "$dir/vmlinux.h" ]; then
 	rm -rf "$dir"
 	mv "$tmp/out" "$dir"
 fi
+mkdir -p "$(dirname "$outlink")"
 ln -sfn "$dir" "$outlink"
