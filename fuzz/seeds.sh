@@ -31,7 +31,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # raw_csv: every CSV of the analysis fixtures' generated runs (their
 # corrupt one too), and a header alone. json: the fixtures' results
-# file, and the results and floor files kbstat writes for those runs.
+# file, a generated run's fingerprint, and the results and floor files
+# kbstat writes for those runs.
 for kind in slow aa small corrupt report; do
 	perl "$fx/analysis/gen.pl" "$kind" "$tmp/$kind" ||
 		kb_die "tests/fixtures/analysis/gen.pl $kind failed"
@@ -43,6 +44,7 @@ for kind in slow aa small corrupt report; do
 done
 head -n 1 "$(find "$tmp/slow/raw" -name '*.csv' | head -n 1)" >"$out/raw_csv/header-only.csv"
 cp "$fx/analysis/tables.json" "$out/json/tables.json"
+cp "$tmp/report/fingerprint.json" "$out/json/fingerprint.json"
 "$kbstat" compare "$tmp/report" --base baseline --new patched --reps 100 \
 	--out "$out/json/report-results.json" 2>/dev/null ||
 	kb_die "kbstat compare on gen.pl's report run failed"
