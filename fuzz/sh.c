@@ -33,10 +33,22 @@ static size_t tr_len;
 static const char *harness_name;
 static char scratch[64];
 
+static void remove_scratch(void)
+{
+	char cmd[128];
+
+	/* our own directory, made by mkdtemp: nothing else is in it */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	if (system(cmd))
+		fprintf(stderr, "fuzz %s: could not remove %s\n", harness_name,
+			scratch);
+}
+
 static void die(const char *what)
 {
 	fprintf(stderr, "kbench: error: fuzz %s: %s: %s\n", harness_name, what,
 		strerror(errno));
+	remove_scratch();
 	abort();
 }
 
@@ -71,16 +83,6 @@ static void trace_feed(const char *buf, size_t n)
 	}
 }
 
-static void remove_scratch(void)
-{
-	char cmd[128];
-
-	/* our own directory, made by mkdtemp: nothing else is in it */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-	if (system(cmd))
-		fprintf(stderr, "fuzz %s: could not remove %s\n", harness_name,
-			scratch);
-}
 
 const char *sh_init(const char *harness)
 {
@@ -127,6 +129,8 @@ violation(char *const argv[], const char *why)
 	for (i = 0; argv[i]; i++)
 		fprintf(stderr, " %s", argv[i]);
 	fprintf(stderr, "\n  stderr of the script:\n%.*s\n", (int)err_len, err_buf);
+	/* abort() skips atexit(); libFuzzer keeps the input */
+	remove_scratch();
 	abort();
 }
 
