@@ -31,7 +31,9 @@ export KB_TARGET=bench-compare
 kb_catch_signals
 
 if [ -n "${RESUME:-}" ]; then
-	run=$RESUME
+	# absolute: the boots' paths (and the fingerprint's view of them)
+	# must not depend on where a script runs
+	run=$(cd "$RESUME" 2>/dev/null && pwd) || kb_die "RESUME=$RESUME: no such run directory"
 	[ -f "$run/plan.id" ] || kb_die "RESUME=$run is not a run directory kbench can resume (no plan.id); start a new run without RESUME="
 	kb_say "resuming $run"
 elif [ "$calibrate" = 1 ]; then

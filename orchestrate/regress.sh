@@ -65,7 +65,9 @@ revisions() {
 export KB_TARGET=regression-check KB_TARGET_KEYS="NEW OLD REF"
 kb_catch_signals
 if [ -n "${RESUME:-}" ]; then
-	run=$RESUME
+	# absolute: the boots' paths (and the fingerprint's view of them)
+	# must not depend on where a script runs
+	run=$(cd "$RESUME" 2>/dev/null && pwd) || kb_die "RESUME=$RESUME: no such run directory"
 	if [ ! -f "$run/revisions.txt" ] || [ ! -f "$run/plan.id" ]; then
 		kb_die "RESUME=$run is not a regression-check run kbench can resume (no revisions.txt or plan.id); start a new one without RESUME="
 	fi

@@ -108,8 +108,8 @@ if [ -n "$cmd2" ]; then
 fi
 ok "$rc" "the second resume finishes the run (make exit $rc)"
 [ "$rc" = 0 ] || tail -n 20 "$tmp/3.log" | sed 's/^/# /'
-n=$(grep -c 'already done, skipped' "$tmp/3.log" || true)
-t "it ran only the missing boots ($n of 4 skipped)" test "$n" = 2
+nskip=$(grep -c 'already done, skipped' "$tmp/3.log" || true)
+t "it ran only the missing boots ($nskip of 4 skipped)" test "$nskip" = 2
 t "every boot complete, once: 4 .done, no attempt directories" \
 	test "$(find "$run/raw" -name .done | wc -l)" = 4 -a -z "$(find "$run/boots" -maxdepth 2 -name '*.attempt*')"
 
