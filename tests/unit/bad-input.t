@@ -77,8 +77,13 @@ refused "workload with a bad value: named" \
 t "... and the run directory was not made" test ! -e "$tmp/run"
 
 # A real start of a run: the plan is written, then the boot of the fake
-# kernel starts; SIGTERM stops it, and nothing of that boot is left.
-"$top/orchestrate/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/run.out" 2>&1 &
+# kernel starts (a stand-in QEMU that only waits, so the boot lasts);
+# SIGTERM stops it, and nothing of that boot is left.
+mkdir -p "$tmp/bin"
+# shellcheck disable=SC2016 # the stand-in's own $1 and $$
+printf '#!/bin/sh\n[ "$1" != --version ] || { echo "QEMU emulator version 7.2.99 (fake)"; exit 0; }\necho $$ >%s\nexec sleep 120\n' "$tmp/qemu.pid" >"$tmp/bin/qemu-system-x86_64"
+chmod +x "$tmp/bin/qemu-system-x86_64"
+PATH="$tmp/bin:$PATH" "$top/orchestrate/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/run.out" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
 	grep -q 'boot 1/1' "$tmp/run.out" && break
@@ -93,7 +98,13 @@ ok "$r" "SIGTERM during a boot: run.sh exits 143 and says where it stopped (exit
 [ "$r" = 0 ] || diag "$(cat "$tmp/run.out")"
 t "... the plan is kept (plan.id)" test -s "$tmp/run/plan.id"
 t "... nothing of the boot cut short is left" test ! -e "$tmp/run/boots/a/v1-b01" -a ! -e "$tmp/run/raw/a/v1-b01"
-if pgrep -f "$tmp/run/boots" >/dev/null; then ok 1 "... no QEMU of that boot is left"; else ok 0 "... no QEMU of that boot is left"; fi
+qpid=$(cat "$tmp/qemu.pid" 2>/dev/null || echo 0)
+if [ "$qpid" -gt 0 ] && ! kill -0 "$qpid" 2>/dev/null; then
+	ok 0 "... the (stand-in) QEMU of that boot is gone (pid $qpid)"
+else
+	ok 1 "... the (stand-in) QEMU of that boot is gone (pid $qpid)"
+	[ "$qpid" -le 0 ] || kill -KILL "$qpid" 2>/dev/null || true
+fi
 
 # RESUME= a run made another way
 mkdir -p "$tmp/run/raw/a/v1-b01"
