@@ -56,7 +56,11 @@ kernel-patched: deps check-conf | kernel-baseline
 include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk analysis/*.mk \
 	fuzz/*.mk))
 
-test: test-unit test-vm
+# make test runs the two suites side by side, each one file at a time: a
+# TCG guest keeps one host core busy and the unit tests use the other.
+TEST_PREREQS := deps kernels image bench-tools check-tools analysis-tools fuzz-tools sanitize-tools
+test: $(TEST_PREREQS)
+	prove -j2 --rules='seq=tests/vm/*.t' --rules='seq=tests/unit/*.t' -r tests/vm tests/unit
 
 test-unit: deps bench-tools check-tools analysis-tools fuzz-tools sanitize-tools
 	prove -r tests/unit
