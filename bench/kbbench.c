@@ -70,6 +70,16 @@ uint64_t kb_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+int kb_check_range(const char *bench, const char *opt, unsigned long val,
+		   unsigned long lo, unsigned long hi)
+{
+	if (val >= lo && val <= hi)
+		return 0;
+	fprintf(stderr, "kbbench: %s: --%s: %lu is not in %lu..%lu\n", bench,
+		opt, val, lo, hi);
+	return -1;
+}
+
 /* "kbbench: BENCH: message" on stderr; every command-line error uses it. */
 static void __attribute__((format(printf, 2, 3)))
 kb_err(const struct kb_bench *b, const char *fmt, ...)

@@ -94,4 +94,11 @@ extern const char *kb_variant;
 /* Monotonic time in ns; under QEMU -icount this is virtual time. */
 uint64_t kb_now_ns(void);
 
+/*
+ * For validate(): 0 if lo <= val <= hi; otherwise prints
+ * "kbbench: BENCH: --OPT: VAL is not in LO..HI" and returns -1.
+ */
+int kb_check_range(const char *bench, const char *opt, unsigned long val,
+		   unsigned long lo, unsigned long hi);
+
 #endif /* KBBENCH_H */

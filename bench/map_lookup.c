@@ -57,27 +57,15 @@ static int lookup_validate(void)
 {
 	if (kb_map_variant(kb_variant, &map_type))
 		return -1;
-	if (key_size < 8 || key_size > 256) {
-		fprintf(stderr, "kbbench: map_lookup: --key_size: %lu is not in 8..256\n",
-			key_size);
+	if (kb_check_range("map_lookup", "key_size", key_size, 8, 256))
 		return -1;
-	}
-	if (max_entries < 1 || max_entries > 16777216) {
-		fprintf(stderr, "kbbench: map_lookup: --max_entries: %lu is not in 1..16777216\n",
-			max_entries);
+	if (kb_check_range("map_lookup", "max_entries", max_entries, 1, 16777216))
 		return -1;
-	}
-	if (fill < 1 || fill > 100) {
-		fprintf(stderr, "kbbench: map_lookup: --fill: %lu is not in 1..100\n",
-			fill);
+	if (kb_check_range("map_lookup", "fill", fill, 1, 100))
 		return -1;
-	}
 	/* bpf_loop() runs at most 1 << 23 iterations */
-	if (loops < 1 || loops > 8388608) {
-		fprintf(stderr, "kbbench: map_lookup: --loops: %lu is not in 1..8388608\n",
-			loops);
+	if (kb_check_range("map_lookup", "loops", loops, 1, 8388608))
 		return -1;
-	}
 	return 0;
 }
 

@@ -52,16 +52,10 @@ static int mem_validate(void)
 {
 	if (kb_map_variant(kb_variant, &map_type))
 		return -1;
-	if (max_entries < 1 || max_entries > 4194304) {
-		fprintf(stderr, "kbbench: map_mem: --max_entries: %lu is not in 1..4194304\n",
-			max_entries);
+	if (kb_check_range("map_mem", "max_entries", max_entries, 1, 4194304))
 		return -1;
-	}
-	if (value_size < 1 || value_size > 65536) {
-		fprintf(stderr, "kbbench: map_mem: --value_size: %lu is not in 1..65536\n",
-			value_size);
+	if (kb_check_range("map_mem", "value_size", value_size, 1, 65536))
 		return -1;
-	}
 	return 0;
 }
 

@@ -64,16 +64,10 @@ static int update_validate(void)
 
 	if (kb_map_variant(kb_variant, &map_type))
 		return -1;
-	if (max_entries < 1 || max_entries > 16777216) {
-		fprintf(stderr, "kbbench: map_update: --max_entries: %lu is not in 1..16777216\n",
-			max_entries);
+	if (kb_check_range("map_update", "max_entries", max_entries, 1, 16777216))
 		return -1;
-	}
-	if (loops < 1 || loops > 8388608) {
-		fprintf(stderr, "kbbench: map_update: --loops: %lu is not in 1..8388608\n",
-			loops);
+	if (kb_check_range("map_update", "loops", loops, 1, 8388608))
 		return -1;
-	}
 	if (!strcmp(producers_arg, "all"))
 		return 0;
 	errno = 0;

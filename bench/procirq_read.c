@@ -50,11 +50,8 @@ static const struct kb_metric procirq_metrics[NR_M] = {
 /* Also run by "kbbench check" on the host: no file access here. */
 static int procirq_validate(void)
 {
-	if (loops < 1 || loops > 10000000) {
-		fprintf(stderr, "kbbench: procirq_read: --loops: %lu is not in "
-			"1..10000000\n", loops);
+	if (kb_check_range("procirq_read", "loops", loops, 1, 10000000))
 		return -1;
-	}
 	return 0;
 }
 
