@@ -1,0 +1,1327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rhashprog: BPF_MAP_TYPE_RHASH (spec section 2) used from BPF programs.
+ * The programs are raw instructions assembled here and loaded with
+ * bpf(BPF_PROG_LOAD): no clang, no libbpf, so one binary runs on both
+ * kernels and needs nothing but the C library.
+ *
+ *   rhashprog [-t rhash|hash]
+ *
+ * Prints TAP. With -t hash the same cases run against BPF_MAP_TYPE_HASH
+ * (BPF_F_NO_PREALLOC), which must pass them on both kernels. On a kernel
+ * without RHASH (creating one fails with EINVAL and the kernel's BTF does
+ * not name BPF_MAP_TYPE_RHASH), -t rhash prints "RHASH absent" and a skip
+ * plan, and exits 0.
+ *
+ * The cases:
+ * - prog: a socket filter run with BPF_PROG_TEST_RUN updates, looks up and
+ *   deletes elements (8- and 12-byte keys); what it does is visible to
+ *   BPF_MAP_LOOKUP_ELEM and the other way round. The program takes its
+ *   operation, key and value from a one-element array map ("args") and
+ *   returns 0, or (step << 8 | errno) for the step that went wrong.
+ * - iter: the seq_file iterator of map elements (bpf_iter_bpf_map_elem)
+ *   over 64 elements; the program counts and sums keys and values into
+ *   an array map and writes each pair with bpf_seq_write(). read() must
+ *   reach EOF after the 64 records.
+ * - perf: a perf event program (NMI with a hardware PMU, else the
+ *   cpu-clock hrtimer) deletes keys 0, 1, 2, ... while user space inserts
+ *   other keys; the map then holds what was inserted minus what the
+ *   program deleted.
+ *
+ * Exit 1 if a check failed, 2 on usage errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAP_TYPE_RHASH	35	/* upstream 7.2; 34 is reserved */
+#define BTF_PATH	"/sys/kernel/btf/vmlinux"
+#define ITER_FUNC	"bpf_iter_bpf_map_elem"
+
+static int ntest, nfail;
+static uint32_t map_type = MAP_TYPE_RHASH;
+static const char *type_name = "rhash";
+
+static void result(int good, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - %s: ", good ? "" : "not ", ++ntest, type_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!good)
+		nfail++;
+}
+
+static void skip(const char *what, const char *why)
+{
+	printf("ok %d - %s: %s # SKIP %s\n", ++ntest, type_name, what, why);
+}
+
+static const char *err_name(int err)
+{
+	static char buf[4][24];
+	static int slot;
+
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case 0: return "0";
+	case EINVAL: return "EINVAL";
+	case E2BIG: return "E2BIG";
+	case EEXIST: return "EEXIST";
+	case ENOENT: return "ENOENT";
+	case EAGAIN: return "EAGAIN";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case ENOMEM: return "ENOMEM";
+	case EBUSY: return "EBUSY";
+	case ENOSPC: return "ENOSPC";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENODEV: return "ENODEV";
+	case ESRCH: return "ESRCH";
+	}
+	slot = (slot + 1) % 4;
+	snprintf(buf[slot], sizeof(buf[slot]), "errno %d", err);
+	return buf[slot];
+}
+
+/* ---- bpf() wrappers; each returns an fd or 0, or -errno ---- */
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	long r = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+
+	return r < 0 ? -errno : (int)r;
+}
+
+static int map_create(uint32_t type, uint32_t ksize, uint32_t vsize,
+		      uint32_t max, uint32_t flags)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = ksize;
+	a.value_size = vsize;
+	a.max_entries = max;
+	a.map_flags = flags;
+	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+/* The map under test: -t picks the type. */
+static int test_map(uint32_t ksize, uint32_t vsize, uint32_t max)
+{
+	return map_create(map_type, ksize, vsize, max, BPF_F_NO_PREALLOC);
+}
+
+static int array_map(uint32_t vsize)
+{
+	return map_create(BPF_MAP_TYPE_ARRAY, 4, vsize, 1, 0);
+}
+
+static int elem_op(int cmd, int fd, const void *key, void *value,
+		   uint64_t flags)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = fd;
+	a.key = (uintptr_t)key;
+	a.value = (uintptr_t)value;
+	a.flags = flags;
+	return sys_bpf(cmd, &a);
+}
+
+static int ulookup(int fd, const void *key, void *value)
+{
+	return elem_op(BPF_MAP_LOOKUP_ELEM, fd, key, value, 0);
+}
+
+static int uupdate(int fd, const void *key, const void *value,
+		   uint64_t flags)
+{
+	return elem_op(BPF_MAP_UPDATE_ELEM, fd, key, (void *)value, flags);
+}
+
+static int udelete(int fd, const void *key)
+{
+	return elem_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
+}
+
+static int next_key(int fd, const void *key, void *next)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = fd;
+	a.key = (uintptr_t)key;
+	a.next_key = (uintptr_t)next;
+	return sys_bpf(BPF_MAP_GET_NEXT_KEY, &a);
+}
+
+/* Elements in the map, by a BPF_MAP_GET_NEXT_KEY walk (keys <= 16 B). */
+static long count_elems(int fd)
+{
+	uint8_t key[16], next[16];
+	long n = 0;
+	int err;
+
+	for (err = next_key(fd, NULL, next); !err;
+	     err = next_key(fd, key, next)) {
+		memcpy(key, next, sizeof(key));
+		if (++n > 1000000)
+			return -ELOOP;
+	}
+	return err == -ENOENT ? n : err;
+}
+
+/* ---- a tiny assembler: instructions, labels, map fds ---- */
+
+#define INSN(c, d, s, o, i)						\
+	((struct bpf_insn){ .code = (c), .dst_reg = (d),		\
+			    .src_reg = (s), .off = (o), .imm = (i) })
+#define MOV_IMM(d, i)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV_REG(d, s)	INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ADD_IMM(d, i)	INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define AND_IMM(d, i)	INSN(BPF_ALU64 | BPF_AND | BPF_K, d, 0, 0, i)
+#define OR_IMM(d, i)	INSN(BPF_ALU64 | BPF_OR | BPF_K, d, 0, 0, i)
+#define NEG(d)		INSN(BPF_ALU64 | BPF_NEG | BPF_K, d, 0, 0, 0)
+#define LDX(sz, d, s, o)	INSN(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
+#define STX(sz, d, s, o)	INSN(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
+#define ST_IMM(sz, d, o, i)	INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
+/* lock *(u64 *)(d + o) += s; with FETCH, s gets the old value */
+#define XADD(d, s, o)						\
+	INSN(BPF_STX | BPF_ATOMIC | BPF_DW, d, s, o, BPF_ADD)
+#define FETCH_ADD(d, s, o)						\
+	INSN(BPF_STX | BPF_ATOMIC | BPF_DW, d, s, o, BPF_ADD | BPF_FETCH)
+#define CALL(f)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define EXIT()		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* jumps: the offset is filled in from a label */
+#define J_IMM(op, d, i)	INSN(BPF_JMP | (op) | BPF_K, d, 0, 0, i)
+#define JA()		INSN(BPF_JMP | BPF_JA, 0, 0, 0, 0)
+
+#define R0 BPF_REG_0
+#define R1 BPF_REG_1
+#define R2 BPF_REG_2
+#define R3 BPF_REG_3
+#define R4 BPF_REG_4
+#define R6 BPF_REG_6
+#define R7 BPF_REG_7
+#define R8 BPF_REG_8
+#define R9 BPF_REG_9
+#define FP BPF_REG_10
+
+#define MAX_INSNS	128
+#define MAX_LABELS	16
+
+struct prog {
+	struct bpf_insn insn[MAX_INSNS];
+	int n;
+	int label_at[MAX_LABELS];
+	int fix_insn[MAX_INSNS], fix_label[MAX_INSNS];
+	int nfix;
+	int overflow;
+};
+
+static void prog_init(struct prog *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < MAX_LABELS; i++)
+		p->label_at[i] = -1;
+}
+
+static void emit(struct prog *p, struct bpf_insn insn)
+{
+	if (p->n >= MAX_INSNS) {
+		p->overflow = 1;
+		return;
+	}
+	p->insn[p->n++] = insn;
+}
+
+static void emit_jmp(struct prog *p, struct bpf_insn insn, int label)
+{
+	if (p->nfix < MAX_INSNS) {
+		p->fix_insn[p->nfix] = p->n;
+		p->fix_label[p->nfix++] = label;
+	}
+	emit(p, insn);
+}
+
+static void label(struct prog *p, int l)
+{
+	p->label_at[l] = p->n;
+}
+
+/* reg = the map behind fd (a 16-byte ld_imm64) */
+static void emit_map(struct prog *p, int reg, int fd)
+{
+	emit(p, INSN(BPF_LD | BPF_DW | BPF_IMM, reg, BPF_PSEUDO_MAP_FD, 0, fd));
+	emit(p, INSN(0, 0, 0, 0, 0));
+}
+
+/* Fills in the jump offsets; -1 if the program is broken. */
+static int prog_resolve(struct prog *p)
+{
+	if (p->overflow)
+		return -1;
+	for (int i = 0; i < p->nfix; i++) {
+		int at = p->label_at[p->fix_label[i]];
+
+		if (at < 0)
+			return -1;
+		p->insn[p->fix_insn[i]].off = at - p->fix_insn[i] - 1;
+	}
+	return 0;
+}
+
+static char vlog[1 << 18];
+
+/* Prints the tail of the verifier log as TAP diagnostics. */
+static void print_vlog(void)
+{
+	size_t len = strnlen(vlog, sizeof(vlog));
+	char *s = vlog, *nl;
+
+	if (len > 16384) {
+		s = vlog + len - 16384;
+		printf("# (verifier log: last 16 KiB)\n");
+	}
+	while (*s) {
+		nl = strchr(s, '\n');
+		if (nl)
+			*nl = '\0';
+		printf("#   %s\n", s);
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+}
+
+/*
+ * Loads the program; returns its fd or -errno. On failure it loads it
+ * again with the verifier log on, and prints the log.
+ */
+static int prog_load(struct prog *p, uint32_t type, uint32_t attach_type,
+		     uint32_t btf_id)
+{
+	union bpf_attr a;
+	int fd;
+
+	if (prog_resolve(p)) {
+		printf("# program does not assemble (too long or bad label)\n");
+		return -EINVAL;
+	}
+	memset(&a, 0, sizeof(a));
+	a.prog_type = type;
+	a.insns = (uintptr_t)p->insn;
+	a.insn_cnt = p->n;
+	a.license = (uintptr_t)"GPL";
+	a.expected_attach_type = attach_type;
+	a.attach_btf_id = btf_id;
+	fd = sys_bpf(BPF_PROG_LOAD, &a);
+	if (fd >= 0)
+		return fd;
+
+	vlog[0] = '\0';
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	if (sys_bpf(BPF_PROG_LOAD, &a) >= 0) {
+		printf("# the load failed (%s), but succeeded with the log on\n",
+		       err_name(fd));
+	} else {
+		printf("# verifier log:\n");
+		print_vlog();
+	}
+	return fd;
+}
+
+/* ---- the running kernel's BTF ---- */
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	size_t cap = 1 << 22, n = 0;
+	uint8_t *buf = malloc(cap), *bigger;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || !buf) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while ((r = read(fd, buf + n, cap - n)) > 0) {
+		n += r;
+		if (n == cap) {
+			bigger = realloc(buf, cap * 2);
+			if (!bigger) {
+				r = -1;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* 1 if the kernel's BTF holds the string, 0 if not, -1 without BTF. */
+static int btf_has_string(const char *s)
+{
+	size_t len;
+	uint8_t *btf = read_file(BTF_PATH, &len);
+	int found;
+
+	if (!btf)
+		return -1;
+	found = memmem(btf, len, s, strlen(s)) != NULL;
+	free(btf);
+	return found;
+}
+
+/* Bytes that follow a struct btf_type of this kind; -1 if unknown. */
+static long btf_extra(uint32_t kind, uint32_t vlen)
+{
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 0;
+	case BTF_KIND_ARRAY:
+		return sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return (long)vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return (long)vlen * sizeof(struct btf_enum);
+	case BTF_KIND_FUNC_PROTO:
+		return (long)vlen * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return (long)vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_ENUM64:
+		return (long)vlen * sizeof(struct btf_enum64);
+	}
+	return -1;
+}
+
+/*
+ * The type id of the FUNC called name in the kernel's BTF, or -errno:
+ * -ENODEV without BTF, -ENOENT if there is no such FUNC, -EPROTO if the
+ * BTF cannot be read.
+ */
+static long btf_func_id(const char *name)
+{
+	struct btf_header h;
+	struct btf_type t;
+	size_t len, off, end, str;
+	uint8_t *btf = read_file(BTF_PATH, &len);
+	long id = -ENOENT, extra;
+	uint32_t n;
+
+	if (!btf)
+		return -ENODEV;
+	if (len < sizeof(h))
+		goto bad;
+	memcpy(&h, btf, sizeof(h));
+	if (h.magic != BTF_MAGIC || h.hdr_len > len ||
+	    (uint64_t)h.hdr_len + h.type_off + h.type_len > len ||
+	    (uint64_t)h.hdr_len + h.str_off + h.str_len > len)
+		goto bad;
+	off = h.hdr_len + h.type_off;
+	end = off + h.type_len;
+	str = h.hdr_len + h.str_off;
+	for (n = 1; off + sizeof(t) <= end; n++) {
+		memcpy(&t, btf + off, sizeof(t));
+		if (BTF_INFO_KIND(t.info) == BTF_KIND_FUNC &&
+		    t.name_off < h.str_len &&
+		    !strncmp((char *)btf + str + t.name_off, name,
+			     h.str_len - t.name_off)) {
+			id = n;
+			break;
+		}
+		extra = btf_extra(BTF_INFO_KIND(t.info), BTF_INFO_VLEN(t.info));
+		if (extra < 0)
+			goto bad;
+		off += sizeof(t) + extra;
+	}
+	free(btf);
+	return id;
+bad:
+	free(btf);
+	return -EPROTO;
+}
+
+/* ---- case 1: lookup, update and delete from a socket filter ---- */
+
+enum { OP_ROUNDTRIP = 1, OP_INSERT, OP_LOOKUP, OP_DELETE };
+
+/* The program's steps, as in its return value (step << 8 | errno). */
+enum { S_UPDATE = 1, S_LOOKUP, S_COMPARE, S_DELETE, S_RELOOKUP, S_ARGS };
+
+static const char *const step_name[] = {
+	[S_UPDATE] = "update",
+	[S_LOOKUP] = "lookup",
+	[S_COMPARE] = "value compare",
+	[S_DELETE] = "delete",
+	[S_RELOOKUP] = "lookup after delete",
+	[S_ARGS] = "args map lookup",
+};
+
+#define RET(step, err)	((step) << 8 | (err))
+
+/* The args map's one value: what to do, and where the program answers. */
+struct args {
+	uint32_t op;
+	uint32_t pad;
+	uint64_t value;		/* to store */
+	uint64_t out;		/* the value the program found */
+	uint8_t key[16];	/* key_size bytes of it are the key */
+};
+
+#define A_OP	0
+#define A_VALUE	8
+#define A_OUT	16
+#define A_KEY	24
+
+static const char *ret_str(uint32_t ret)
+{
+	static char buf[2][64];
+	static int slot;
+	uint32_t step = ret >> 8, err = ret & 0xff;
+
+	if (!ret)
+		return "0";
+	slot = !slot;
+	if (step && step <= S_ARGS)
+		snprintf(buf[slot], sizeof(buf[slot]), "step %s: %s",
+			 step_name[step], err ? err_name(err) : "failed");
+	else
+		snprintf(buf[slot], sizeof(buf[slot]), "return %#x", ret);
+	return buf[slot];
+}
+
+/*
+ * The socket filter: args = args_map[0]; then by args->op
+ *   ROUNDTRIP: update(key, value, NOEXIST), lookup must find the value
+ *              (copied to args->out), delete, lookup must miss;
+ *   INSERT:    update(key, value, NOEXIST);
+ *   LOOKUP:    lookup, value to args->out;
+ *   DELETE:    delete.
+ * Returns 0, or RET(step, errno) for the first step that failed.
+ */
+static int load_ops_prog(int map_fd, int args_fd)
+{
+	enum { L_INSERT_ONLY = 1, L_LOOKUP, L_DELETE, L_OK, L_UPD_ERR,
+	       L_MISS, L_DIFF, L_DEL_ERR, L_FOUND, L_NO_ARGS };
+	struct prog p;
+
+	prog_init(&p);
+	emit(&p, ST_IMM(BPF_W, FP, -4, 0));
+	emit(&p, MOV_REG(R2, FP));
+	emit(&p, ADD_IMM(R2, -4));
+	emit_map(&p, R1, args_fd);
+	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_NO_ARGS);
+	emit(&p, MOV_REG(R6, R0));
+	emit(&p, LDX(BPF_W, R7, R6, A_OP));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R7, OP_LOOKUP), L_LOOKUP);
+	emit_jmp(&p, J_IMM(BPF_JEQ, R7, OP_DELETE), L_DELETE);
+
+	/* ROUNDTRIP and INSERT: update(key, value, BPF_NOEXIST) */
+	emit_map(&p, R1, map_fd);
+	emit(&p, MOV_REG(R2, R6));
+	emit(&p, ADD_IMM(R2, A_KEY));
+	emit(&p, MOV_REG(R3, R6));
+	emit(&p, ADD_IMM(R3, A_VALUE));
+	emit(&p, MOV_IMM(R4, BPF_NOEXIST));
+	emit(&p, CALL(BPF_FUNC_map_update_elem));
+	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_UPD_ERR);
+	emit_jmp(&p, J_IMM(BPF_JEQ, R7, OP_INSERT), L_OK);
+
+	/* ROUNDTRIP: the value must be found ... */
+	emit_map(&p, R1, map_fd);
+	emit(&p, MOV_REG(R2, R6));
+	emit(&p, ADD_IMM(R2, A_KEY));
+	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_MISS);
+	emit(&p, LDX(BPF_DW, R1, R0, 0));
+	emit(&p, STX(BPF_DW, R6, R1, A_OUT));
+	emit(&p, LDX(BPF_DW, R2, R6, A_VALUE));
+	emit_jmp(&p, INSN(BPF_JMP | BPF_JNE | BPF_X, R1, R2, 0, 0), L_DIFF);
+	/* ... deleted ... */
+	emit_map(&p, R1, map_fd);
+	emit(&p, MOV_REG(R2, R6));
+	emit(&p, ADD_IMM(R2, A_KEY));
+	emit(&p, CALL(BPF_FUNC_map_delete_elem));
+	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_DEL_ERR);
+	/* ... and then gone */
+	emit_map(&p, R1, map_fd);
+	emit(&p, MOV_REG(R2, R6));
+	emit(&p, ADD_IMM(R2, A_KEY));
+	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
+	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_FOUND);
+	emit_jmp(&p, JA(), L_OK);
+
+	label(&p, L_LOOKUP);
+	emit_map(&p, R1, map_fd);
+	emit(&p, MOV_REG(R2, R6));
+	emit(&p, ADD_IMM(R2, A_KEY));
+	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_MISS);
+	emit(&p, LDX(BPF_DW, R1, R0, 0));
+	emit(&p, STX(BPF_DW, R6, R1, A_OUT));
+	emit_jmp(&p, JA(), L_OK);
+
+	label(&p, L_DELETE);
+	emit_map(&p, R1, map_fd);
+	emit(&p, MOV_REG(R2, R6));
+	emit(&p, ADD_IMM(R2, A_KEY));
+	emit(&p, CALL(BPF_FUNC_map_delete_elem));
+	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_DEL_ERR);
+
+	label(&p, L_OK);
+	emit(&p, MOV_IMM(R0, 0));
+	emit(&p, EXIT());
+
+	label(&p, L_UPD_ERR);		/* r0 = -errno */
+	emit(&p, NEG(R0));
+	emit(&p, AND_IMM(R0, 0xff));
+	emit(&p, OR_IMM(R0, RET(S_UPDATE, 0)));
+	emit(&p, EXIT());
+
+	label(&p, L_DEL_ERR);
+	emit(&p, NEG(R0));
+	emit(&p, AND_IMM(R0, 0xff));
+	emit(&p, OR_IMM(R0, RET(S_DELETE, 0)));
+	emit(&p, EXIT());
+
+	label(&p, L_MISS);
+	emit(&p, MOV_IMM(R0, RET(S_LOOKUP, ENOENT)));
+	emit(&p, EXIT());
+
+	label(&p, L_DIFF);
+	emit(&p, MOV_IMM(R0, RET(S_COMPARE, 0)));
+	emit(&p, EXIT());
+
+	label(&p, L_FOUND);
+	emit(&p, MOV_IMM(R0, RET(S_RELOOKUP, EEXIST)));
+	emit(&p, EXIT());
+
+	label(&p, L_NO_ARGS);
+	emit(&p, MOV_IMM(R0, RET(S_ARGS, ENOENT)));
+	emit(&p, EXIT());
+
+	return prog_load(&p, BPF_PROG_TYPE_SOCKET_FILTER, 0, 0);
+}
+
+struct ops_ctx {
+	int map, args, prog;
+	uint32_t ksize;
+};
+
+static void make_key(uint8_t *key, uint32_t ksize, uint64_t n)
+{
+	memset(key, 0, 16);
+	memcpy(key, &n, sizeof(n));
+	for (uint32_t i = sizeof(n); i < ksize; i++)
+		key[i] = (uint8_t)(0xa5 ^ (i * 7) ^ n);
+}
+
+/* 0 with the program's return in *ret and its out value in *out. */
+static int run_op(struct ops_ctx *c, uint32_t op, uint64_t n,
+		  uint64_t value, uint32_t *ret, uint64_t *out)
+{
+	uint8_t pkt[64];
+	struct args args;
+	union bpf_attr a;
+	uint32_t zero = 0;
+	int err;
+
+	memset(&args, 0, sizeof(args));
+	args.op = op;
+	args.value = value;
+	args.out = ~0ULL;
+	make_key(args.key, c->ksize, n);
+	err = uupdate(c->args, &zero, &args, BPF_ANY);
+	if (err)
+		return err;
+
+	memset(pkt, 0, sizeof(pkt));
+	memset(&a, 0, sizeof(a));
+	a.test.prog_fd = c->prog;
+	a.test.data_in = (uintptr_t)pkt;
+	a.test.data_size_in = sizeof(pkt);
+	a.test.repeat = 1;
+	err = sys_bpf(BPF_PROG_TEST_RUN, &a);
+	if (err)
+		return err;
+	*ret = a.test.retval;
+	err = ulookup(c->args, &zero, &args);
+	*out = args.out;
+	return err;
+}
+
+static uint64_t val_of(uint64_t n)
+{
+	return n * 1000003 + 17;
+}
+
+#define BULK	128
+
+static void check_prog_ops(uint32_t ksize)
+{
+	struct ops_ctx c = { -1, -1, -1, ksize };
+	uint8_t key[16];
+	uint64_t v, out = 0;
+	uint32_t ret = 0;
+	int err, found, wrong, left, odd;
+	long n;
+
+	c.map = test_map(ksize, 8, 1024);
+	c.args = array_map(sizeof(struct args));
+	if (c.map < 0 || c.args < 0) {
+		result(0, "prog, key %u: create the maps: %s %s", ksize,
+		       err_name(c.map < 0 ? c.map : 0),
+		       err_name(c.args < 0 ? c.args : 0));
+		goto out;
+	}
+	c.prog = load_ops_prog(c.map, c.args);
+	result(c.prog >= 0, "prog, key %u: load the socket filter: %s", ksize,
+	       err_name(c.prog < 0 ? c.prog : 0));
+	if (c.prog < 0)
+		goto out;
+
+	/* key 1: update, lookup, delete, lookup, all in the program */
+	err = run_op(&c, OP_ROUNDTRIP, 1, val_of(1), &ret, &out);
+	result(!err && !ret && out == val_of(1),
+	       "prog, key %u: update, lookup (value %s), delete, lookup misses: %s%s",
+	       ksize, out == val_of(1) ? "right" : "wrong",
+	       err ? "test_run " : "", err ? err_name(err) : ret_str(ret));
+	make_key(key, ksize, 1);
+	err = ulookup(c.map, key, &v);
+	result(err == -ENOENT,
+	       "prog, key %u: user space misses the key the program deleted: %s",
+	       ksize, err_name(err));
+
+	/* key 2: inserted by the program, seen by user space */
+	err = run_op(&c, OP_INSERT, 2, val_of(2), &ret, &out);
+	result(!err && !ret, "prog, key %u: insert from the program: %s%s",
+	       ksize, err ? "test_run " : "",
+	       err ? err_name(err) : ret_str(ret));
+	make_key(key, ksize, 2);
+	v = 0;
+	err = ulookup(c.map, key, &v);
+	result(!err && v == val_of(2),
+	       "prog, key %u: user space sees the program's insert: %s, value %s",
+	       ksize, err_name(err), v == val_of(2) ? "right" : "wrong");
+	err = run_op(&c, OP_INSERT, 2, val_of(3), &ret, &out);
+	result(!err && ret == RET(S_UPDATE, EEXIST),
+	       "prog, key %u: BPF_NOEXIST on an existing key from the program: %s (want step update: EEXIST)",
+	       ksize, err ? err_name(err) : ret_str(ret));
+
+	/* key 3: inserted by user space, seen and deleted by the program */
+	make_key(key, ksize, 3);
+	v = val_of(3);
+	err = uupdate(c.map, key, &v, BPF_NOEXIST);
+	out = 0;
+	if (!err)
+		err = run_op(&c, OP_LOOKUP, 3, 0, &ret, &out);
+	result(!err && !ret && out == val_of(3),
+	       "prog, key %u: the program sees user space's insert: %s, value %s",
+	       ksize, err ? err_name(err) : ret_str(ret),
+	       out == val_of(3) ? "right" : "wrong");
+	err = run_op(&c, OP_DELETE, 3, 0, &ret, &out);
+	result(!err && !ret, "prog, key %u: delete from the program: %s",
+	       ksize, err ? err_name(err) : ret_str(ret));
+	err = ulookup(c.map, key, &v);
+	result(err == -ENOENT,
+	       "prog, key %u: user space misses the deleted key: %s", ksize,
+	       err_name(err));
+	err = run_op(&c, OP_DELETE, 3, 0, &ret, &out);
+	result(!err && ret == RET(S_DELETE, ENOENT),
+	       "prog, key %u: delete of a missing key from the program: %s (want step delete: ENOENT)",
+	       ksize, err ? err_name(err) : ret_str(ret));
+
+	/* key 2 deleted by user space: the program misses it */
+	make_key(key, ksize, 2);
+	err = udelete(c.map, key);
+	if (!err)
+		err = run_op(&c, OP_LOOKUP, 2, 0, &ret, &out);
+	result(!err && ret == RET(S_LOOKUP, ENOENT),
+	       "prog, key %u: the program misses the key user space deleted: %s (want step lookup: ENOENT)",
+	       ksize, err ? err_name(err) : ret_str(ret));
+
+	/* many keys (the table grows): the program finds each one */
+	err = 0;
+	for (uint64_t i = 0; i < BULK && !err; i++) {
+		make_key(key, ksize, 100 + i);
+		v = val_of(100 + i);
+		err = uupdate(c.map, key, &v, BPF_NOEXIST);
+	}
+	found = wrong = 0;
+	for (uint64_t i = 0; i < BULK && !err; i++) {
+		err = run_op(&c, OP_LOOKUP, 100 + i, 0, &ret, &out);
+		if (!err && !ret)
+			found++;
+		if (!err && !ret && out != val_of(100 + i))
+			wrong++;
+	}
+	result(!err && found == BULK && !wrong,
+	       "prog, key %u: %d user space inserts: the program finds %d, %d with a wrong value%s%s",
+	       ksize, BULK, found, wrong, err ? ", error " : "",
+	       err ? err_name(err) : "");
+
+	/* the program deletes the even ones: user space sees the odd ones */
+	err = 0;
+	left = 0;
+	for (uint64_t i = 0; i < BULK && !err; i += 2) {
+		err = run_op(&c, OP_DELETE, 100 + i, 0, &ret, &out);
+		if (!err && ret)
+			left++;
+	}
+	odd = 0;
+	for (uint64_t i = 0; i < BULK && !err; i++) {
+		make_key(key, ksize, 100 + i);
+		if (ulookup(c.map, key, &v) == (i & 1 ? 0 : -ENOENT))
+			odd++;
+	}
+	n = count_elems(c.map);
+	result(!err && !left && odd == BULK && n == BULK / 2,
+	       "prog, key %u: the program deletes %d: %d failed, %d of %d keys as expected, a walk counts %ld (want %d)%s%s",
+	       ksize, BULK / 2, left, odd, BULK, n, BULK / 2,
+	       err ? ", error " : "", err ? err_name(err) : "");
+out:
+	if (c.prog >= 0)
+		close(c.prog);
+	if (c.args >= 0)
+		close(c.args);
+	if (c.map >= 0)
+		close(c.map);
+}
+
+/* ---- case 2: the BPF iterator of map elements ---- */
+
+#define ITER_N		64
+#define ITER_READ	256	/* bytes per read(): 16 records */
+
+/* the iterator program's counters in its array map */
+enum { I_COUNT, I_KEYSUM, I_VALSUM, I_ENDCALLS, I_NOVALUE, I_SLOTS };
+
+/*
+ * ctx is struct bpf_iter__bpf_map_elem { meta, map, key, value }. For an
+ * element: count it, add its key and value to the sums and write the
+ * pair with bpf_seq_write(). key is NULL once, after the last element.
+ */
+static int load_iter_prog(int stats_fd, uint32_t btf_id)
+{
+	enum { L_END = 1, L_NOVALUE, L_OUT };
+	struct prog p;
+
+	prog_init(&p);
+	emit(&p, MOV_REG(R6, R1));
+	emit(&p, ST_IMM(BPF_W, FP, -4, 0));
+	emit(&p, MOV_REG(R2, FP));
+	emit(&p, ADD_IMM(R2, -4));
+	emit_map(&p, R1, stats_fd);
+	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_OUT);
+	emit(&p, MOV_REG(R9, R0));
+	emit(&p, MOV_IMM(R3, 1));
+	emit(&p, LDX(BPF_DW, R7, R6, 16));	/* ctx->key */
+	emit_jmp(&p, J_IMM(BPF_JEQ, R7, 0), L_END);
+	emit(&p, LDX(BPF_DW, R8, R6, 24));	/* ctx->value */
+	emit_jmp(&p, J_IMM(BPF_JEQ, R8, 0), L_NOVALUE);
+	emit(&p, LDX(BPF_DW, R1, R7, 0));
+	emit(&p, LDX(BPF_DW, R2, R8, 0));
+	emit(&p, STX(BPF_DW, FP, R1, -24));
+	emit(&p, STX(BPF_DW, FP, R2, -16));
+	emit(&p, XADD(R9, R3, I_COUNT * 8));
+	emit(&p, XADD(R9, R1, I_KEYSUM * 8));
+	emit(&p, XADD(R9, R2, I_VALSUM * 8));
+	emit(&p, LDX(BPF_DW, R1, R6, 0));	/* ctx->meta */
+	emit(&p, LDX(BPF_DW, R1, R1, 0));	/* meta->seq */
+	emit(&p, MOV_REG(R2, FP));
+	emit(&p, ADD_IMM(R2, -24));
+	emit(&p, MOV_IMM(R3, 16));
+	emit(&p, CALL(BPF_FUNC_seq_write));
+	emit_jmp(&p, JA(), L_OUT);
+
+	label(&p, L_END);
+	emit(&p, XADD(R9, R3, I_ENDCALLS * 8));
+	emit_jmp(&p, JA(), L_OUT);
+
+	label(&p, L_NOVALUE);
+	emit(&p, XADD(R9, R3, I_NOVALUE * 8));
+
+	label(&p, L_OUT);
+	emit(&p, MOV_IMM(R0, 0));
+	emit(&p, EXIT());
+
+	return prog_load(&p, BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, btf_id);
+}
+
+static void check_iter(void)
+{
+	union bpf_iter_link_info linfo;
+	uint64_t stats[I_SLOTS], rec[2], ksum = 0, vsum = 0;
+	uint8_t *buf = NULL, seen[ITER_N + 1];
+	int map = -1, sfd = -1, prog = -1, link = -1, it = -1, err = 0;
+	int reads = 0, bad = 0, dup = 0;
+	size_t want = ITER_N * sizeof(rec), cap = 4 * want, total = 0, more;
+	uint32_t zero = 0;
+	union bpf_attr a;
+	ssize_t r = 0;
+	long id;
+
+	id = btf_func_id(ITER_FUNC);
+	if (id == -ENODEV) {
+		skip("iter", "no " BTF_PATH);
+		return;
+	}
+	result(id > 0, "iter: the BTF id of FUNC %s: %ld%s", ITER_FUNC, id,
+	       id == -ENOENT ? " (not found)" :
+	       id == -EPROTO ? " (BTF unreadable)" : "");
+	if (id <= 0)
+		return;
+
+	map = test_map(8, 8, 2 * ITER_N);
+	sfd = array_map(sizeof(stats));
+	for (uint64_t k = 1; k <= ITER_N && map >= 0 && !err; k++) {
+		uint64_t v = val_of(k);
+
+		err = uupdate(map, &k, &v, BPF_NOEXIST);
+		ksum += k;
+		vsum += v;
+	}
+	result(map >= 0 && sfd >= 0 && !err,
+	       "iter: create the maps and insert %d elements: %s", ITER_N,
+	       err_name(map < 0 ? map : sfd < 0 ? sfd : err));
+	if (map < 0 || sfd < 0 || err)
+		goto out;
+
+	prog = load_iter_prog(sfd, id);
+	result(prog >= 0, "iter: load the iterator program: %s",
+	       err_name(prog < 0 ? prog : 0));
+	if (prog < 0)
+		goto out;
+
+	memset(&linfo, 0, sizeof(linfo));
+	linfo.map.map_fd = map;
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_ITER;
+	a.link_create.iter_info = (uintptr_t)&linfo;
+	a.link_create.iter_info_len = sizeof(linfo);
+	link = sys_bpf(BPF_LINK_CREATE, &a);
+	if (link >= 0) {
+		memset(&a, 0, sizeof(a));
+		a.iter_create.link_fd = link;
+		it = sys_bpf(BPF_ITER_CREATE, &a);
+	}
+	result(link >= 0 && it >= 0,
+	       "iter: BPF_LINK_CREATE %s, BPF_ITER_CREATE %s",
+	       err_name(link < 0 ? link : 0), err_name(it < 0 ? it : 0));
+	if (it < 0)
+		goto out;
+
+	/*
+	 * Read the 64 records ITER_READ bytes at a time, so that the walk
+	 * stops and starts again between elements; then the program's
+	 * counters after that one pass.
+	 */
+	buf = malloc(cap + ITER_READ);
+	while (buf && total < want) {
+		r = read(it, buf + total, ITER_READ);
+		if (r <= 0)
+			break;
+		total += r;
+		reads++;
+	}
+	if (r < 0)
+		err = -errno;
+	memset(seen, 0, sizeof(seen));
+	for (size_t o = 0; buf && o + sizeof(rec) <= total; o += sizeof(rec)) {
+		memcpy(rec, buf + o, sizeof(rec));
+		if (rec[0] < 1 || rec[0] > ITER_N || rec[1] != val_of(rec[0]))
+			bad++;
+		else if (seen[rec[0]]++)
+			dup++;
+	}
+	result(buf && total == want && !bad && !dup,
+	       "iter: read() %zu bytes in %d reads (want %zu): %zu records, %d unknown or with a wrong value, %d twice%s%s",
+	       total, reads, want, total / sizeof(rec), bad, dup,
+	       r < 0 ? ", error " : r == 0 && total < want ? ", early EOF" : "",
+	       r < 0 ? err_name(err) : "");
+
+	err = ulookup(sfd, &zero, stats);
+	result(!err && stats[I_COUNT] == ITER_N && stats[I_KEYSUM] == ksum &&
+	       stats[I_VALSUM] == vsum && stats[I_ENDCALLS] == 1 &&
+	       !stats[I_NOVALUE],
+	       "iter: the program counted %llu elements (want %d), key sum %llu (want %llu), value sum %llu (want %llu), %llu end calls (want 1), %llu without a value%s%s",
+	       (unsigned long long)stats[I_COUNT], ITER_N,
+	       (unsigned long long)stats[I_KEYSUM], (unsigned long long)ksum,
+	       (unsigned long long)stats[I_VALSUM], (unsigned long long)vsum,
+	       (unsigned long long)stats[I_ENDCALLS],
+	       (unsigned long long)stats[I_NOVALUE], err ? ", lookup " : "",
+	       err ? err_name(err) : "");
+
+	/*
+	 * After the last record read() must return 0, as for any seq_file.
+	 * If it brings more, read on up to four passes' worth to show how
+	 * much: a walk that starts over after its end never reaches EOF.
+	 */
+	more = 0;
+	reads = 0;
+	r = 0;
+	err = 0;
+	while (buf && more <= cap - want) {
+		r = read(it, buf, ITER_READ);
+		if (r <= 0)
+			break;
+		more += r;
+		reads++;
+	}
+	if (r < 0)
+		err = -errno;
+	result(buf && r == 0 && !more,
+	       "iter: read() after the last record: EOF%s%s%s",
+	       r < 0 ? " expected, got " : "", r < 0 ? err_name(err) : "",
+	       more ? " expected, got more records: the walk starts over after its end" : "");
+	if (more)
+		printf("# iter: %zu more bytes in %d reads before giving up\n",
+		       more, reads);
+out:
+	free(buf);
+	if (it >= 0)
+		close(it);
+	if (link >= 0)
+		close(link);
+	if (prog >= 0)
+		close(prog);
+	if (sfd >= 0)
+		close(sfd);
+	if (map >= 0)
+		close(map);
+}
+
+/* ---- case 3: deletes from a perf event program ---- */
+
+#define PERF_PRE	512	/* keys 0..PERF_PRE-1 for the program */
+#define PERF_EXTRA	256	/* inserted by user space meanwhile */
+#define PERF_TARGET	448	/* deletes before user space stops */
+#define PERF_LIMIT_NS	1500000000LL
+#define EXTRA_KEY(i)	((1ULL << 32) + (i))
+
+/* the perf program's counters in its array map */
+enum { P_CURSOR, P_DELETED, P_MISSES, P_BUSY, P_OTHER, P_LASTERR, P_SLOTS };
+
+/*
+ * Each sample: key = cursor++ (atomic), delete it; count successes,
+ * ENOENT, EBUSY and other errors (the last one kept).
+ */
+static int load_perf_prog(int map_fd, int stats_fd)
+{
+	enum { L_OK = 1, L_MISS, L_BUSY, L_OUT };
+	struct prog p;
+
+	prog_init(&p);
+	emit(&p, ST_IMM(BPF_W, FP, -4, 0));
+	emit(&p, MOV_REG(R2, FP));
+	emit(&p, ADD_IMM(R2, -4));
+	emit_map(&p, R1, stats_fd);
+	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_OUT);
+	emit(&p, MOV_REG(R6, R0));
+	emit(&p, MOV_IMM(R1, 1));
+	emit(&p, FETCH_ADD(R6, R1, P_CURSOR * 8));
+	emit(&p, STX(BPF_DW, FP, R1, -16));
+	emit_map(&p, R1, map_fd);
+	emit(&p, MOV_REG(R2, FP));
+	emit(&p, ADD_IMM(R2, -16));
+	emit(&p, CALL(BPF_FUNC_map_delete_elem));
+	emit(&p, MOV_IMM(R1, 1));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_OK);
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, -ENOENT), L_MISS);
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, -EBUSY), L_BUSY);
+	emit(&p, XADD(R6, R1, P_OTHER * 8));
+	emit(&p, STX(BPF_DW, R6, R0, P_LASTERR * 8));
+	emit_jmp(&p, JA(), L_OUT);
+
+	label(&p, L_OK);
+	emit(&p, XADD(R6, R1, P_DELETED * 8));
+	emit_jmp(&p, JA(), L_OUT);
+
+	label(&p, L_MISS);
+	emit(&p, XADD(R6, R1, P_MISSES * 8));
+	emit_jmp(&p, JA(), L_OUT);
+
+	label(&p, L_BUSY);
+	emit(&p, XADD(R6, R1, P_BUSY * 8));
+
+	label(&p, L_OUT);
+	emit(&p, MOV_IMM(R0, 0));
+	emit(&p, EXIT());
+
+	return prog_load(&p, BPF_PROG_TYPE_PERF_EVENT, 0, 0);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+struct perf_run {
+	const char *event;
+	int open_err;		/* perf_event_open, -errno */
+	int err;		/* any other setup step, -errno */
+	const char *failed;	/* which one */
+	uint64_t stats[P_SLOTS];
+	long inserted, insert_err, count;
+	int first_insert_err;
+	long long ns;
+};
+
+/* One attempt with one kind of event; fresh maps each time. */
+static void perf_attempt(int hw, struct perf_run *pr)
+{
+	struct perf_event_attr pa;
+	int map, sfd, prog = -1, pfd = -1, err;
+	uint64_t k, v;
+	uint32_t zero = 0;
+	long long start;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->event = hw ? "hardware cycles (NMI)" :
+			 "software cpu-clock (hrtimer interrupt)";
+	map = test_map(8, 8, 2 * (PERF_PRE + PERF_EXTRA));
+	sfd = array_map(P_SLOTS * sizeof(uint64_t));
+	if (map < 0 || sfd < 0) {
+		pr->err = map < 0 ? map : sfd;
+		pr->failed = "create the maps";
+		goto out;
+	}
+	for (k = 0; k < PERF_PRE; k++) {
+		v = val_of(k);
+		err = uupdate(map, &k, &v, BPF_NOEXIST);
+		if (err) {
+			pr->err = err;
+			pr->failed = "insert from user space";
+			goto out;
+		}
+		pr->inserted++;
+	}
+	prog = load_perf_prog(map, sfd);
+	if (prog < 0) {
+		pr->err = prog;
+		pr->failed = "load the perf event program";
+		goto out;
+	}
+
+	memset(&pa, 0, sizeof(pa));
+	pa.size = sizeof(pa);
+	pa.type = hw ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+	pa.config = hw ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
+	pa.sample_period = hw ? 200000 : 100000;	/* cycles; ns */
+	pa.disabled = 1;
+	pfd = syscall(__NR_perf_event_open, &pa, 0, -1, -1,
+		      PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0) {
+		pr->open_err = -errno;
+		goto out;
+	}
+	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog) ||
+	    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0)) {
+		pr->err = -errno;
+		pr->failed = "attach the program to the event";
+		goto out;
+	}
+
+	/* insert other keys, then spin, until enough deletes or time out */
+	start = now_ns();
+	for (long i = 0;; i++) {
+		if (i < PERF_EXTRA) {
+			k = EXTRA_KEY(i);
+			v = val_of(k);
+			err = uupdate(map, &k, &v, BPF_NOEXIST);
+			if (!err)
+				pr->inserted++;
+			else if (!pr->insert_err++)
+				pr->first_insert_err = err;
+		} else {
+			for (volatile int s = 0; s < 20000; s++)
+				;
+		}
+		if (i % 16)
+			continue;
+		if (ulookup(sfd, &zero, pr->stats))
+			break;
+		pr->ns = now_ns() - start;
+		if ((i >= PERF_EXTRA && pr->stats[P_DELETED] >= PERF_TARGET) ||
+		    pr->ns > PERF_LIMIT_NS)
+			break;
+	}
+	ioctl(pfd, PERF_EVENT_IOC_DISABLE, 0);
+	close(pfd);
+	pfd = -1;
+	pr->ns = now_ns() - start;
+
+	err = ulookup(sfd, &zero, pr->stats);
+	if (err) {
+		pr->err = err;
+		pr->failed = "read the program's counters";
+		goto out;
+	}
+	pr->count = count_elems(map);
+out:
+	if (pfd >= 0)
+		close(pfd);
+	if (prog >= 0)
+		close(prog);
+	if (sfd >= 0)
+		close(sfd);
+	if (map >= 0)
+		close(map);
+}
+
+static void check_perf(void)
+{
+	struct perf_run pr;
+	const uint64_t *s = pr.stats;
+	int hw_err = 0;
+
+	/* cycles first; without a PMU (QEMU TCG) or samples, cpu-clock */
+	perf_attempt(1, &pr);
+	if (pr.open_err) {
+		hw_err = pr.open_err;
+		printf("# perf: hardware cycles unavailable (%s)\n",
+		       err_name(hw_err));
+	} else if (!pr.err && !pr.stats[P_CURSOR]) {
+		printf("# perf: hardware cycles opened but gave no samples in %lld ms\n",
+		       pr.ns / 1000000);
+		hw_err = -ENODATA;
+	}
+	if (hw_err)
+		perf_attempt(0, &pr);
+	if (pr.open_err || pr.err) {
+		result(0, "perf: %s: %s", pr.open_err ? "perf_event_open" :
+		       pr.failed, err_name(pr.open_err ? pr.open_err : pr.err));
+		return;
+	}
+	printf("# perf: event %s, %lld ms: %llu samples ran the program, %llu deletes, %llu ENOENT, %llu EBUSY, %llu other errors (last %lld); %ld inserted, %ld insert errors%s%s\n",
+	       pr.event, pr.ns / 1000000, (unsigned long long)s[P_CURSOR],
+	       (unsigned long long)s[P_DELETED],
+	       (unsigned long long)s[P_MISSES], (unsigned long long)s[P_BUSY],
+	       (unsigned long long)s[P_OTHER], (long long)s[P_LASTERR],
+	       pr.inserted, pr.insert_err, pr.insert_err ? ", first " : "",
+	       pr.insert_err ? err_name(pr.first_insert_err) : "");
+	result(s[P_DELETED] > 0,
+	       "perf: the program deleted %llu elements from %s (want > 0; %d before the time limit)",
+	       (unsigned long long)s[P_DELETED], pr.event, PERF_TARGET);
+	result(!s[P_OTHER] && !s[P_MISSES] &&
+	       (map_type != MAP_TYPE_RHASH || !s[P_BUSY]),
+	       "perf: deletes in the program: %llu ENOENT, %llu EBUSY, %llu other errors (last %s) (want none%s)",
+	       (unsigned long long)s[P_MISSES], (unsigned long long)s[P_BUSY],
+	       (unsigned long long)s[P_OTHER],
+	       err_name((int)(int64_t)s[P_LASTERR]),
+	       map_type == MAP_TYPE_RHASH ? "" : "; EBUSY allowed");
+	result(s[P_CURSOR] ==
+	       s[P_DELETED] + s[P_MISSES] + s[P_BUSY] + s[P_OTHER],
+	       "perf: %llu runs = deletes + errors",
+	       (unsigned long long)s[P_CURSOR]);
+	result(!pr.insert_err,
+	       "perf: user space inserts while the program deletes: %ld, %ld failed%s%s",
+	       pr.inserted - PERF_PRE, pr.insert_err,
+	       pr.insert_err ? ", first " : "",
+	       pr.insert_err ? err_name(pr.first_insert_err) : "");
+	result(pr.count == pr.inserted - (long)s[P_DELETED],
+	       "perf: a walk counts %ld elements = %ld inserted - %llu deleted",
+	       pr.count, pr.inserted, (unsigned long long)s[P_DELETED]);
+}
+
+int main(int argc, char **argv)
+{
+	int opt, fd, named;
+
+	while ((opt = getopt(argc, argv, "t:")) != -1) {
+		if (opt == 't' && !strcmp(optarg, "rhash"))
+			continue;
+		if (opt == 't' && !strcmp(optarg, "hash")) {
+			map_type = BPF_MAP_TYPE_HASH;
+			type_name = "hash";
+			continue;
+		}
+		fprintf(stderr, "usage: rhashprog [-t rhash|hash]\n");
+		return 2;
+	}
+	if (optind != argc) {
+		fprintf(stderr, "usage: rhashprog [-t rhash|hash]\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (map_type == MAP_TYPE_RHASH) {
+		fd = test_map(8, 8, 16);
+		named = btf_has_string("BPF_MAP_TYPE_RHASH");
+		if (fd == -EINVAL && named != 1) {
+			printf("# RHASH absent: creating BPF_MAP_TYPE_RHASH gives EINVAL%s\n",
+			       named < 0 ? " (no " BTF_PATH " to confirm)" :
+			       " and the kernel's BTF does not name it");
+			printf("1..0 # SKIP RHASH absent on this kernel\n");
+			return 0;
+		}
+		result(fd >= 0, "create BPF_MAP_TYPE_RHASH: %s%s",
+		       err_name(fd >= 0 ? 0 : fd),
+		       named == 1 ? " (the kernel's BTF names it)" : "");
+		if (fd < 0) {
+			printf("1..%d\n", ntest);
+			return 1;
+		}
+		close(fd);
+	} else {
+		printf("# BPF_MAP_TYPE_HASH with BPF_F_NO_PREALLOC\n");
+	}
+
+	check_prog_ops(8);	/* word-sized key */
+	check_prog_ops(12);	/* generic key */
+	check_iter();
+	check_perf();
+	printf("1..%d\n", ntest);
+	return nfail ? 1 : 0;
+}

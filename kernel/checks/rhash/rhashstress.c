@@ -1,0 +1,1352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rhashstress: concurrency stress of BPF_MAP_TYPE_RHASH (spec section 2)
+ * from user space, with raw bpf() calls, so that one binary runs on both
+ * kernels and needs nothing but the C library.
+ *
+ *   rhashstress [-t rhash|hash] [-s SECONDS] [-k KEYSIZE] [-n KEYS]
+ *
+ * -t hash runs the same stress on BPF_MAP_TYPE_HASH (BPF_F_NO_PREALLOC),
+ * as a reference on either kernel. Threads, all on one map fd:
+ *  - NWRITERS writers, each owning KEYS keys, fill their range and then
+ *    delete all but every RESIDENT_EVERY-th key, in waves, so that an
+ *    rhash table grows and shrinks several times. Every write carries a
+ *    per-writer sequence number; each writer knows which of its keys
+ *    must be present and with which value, and now and then checks on
+ *    purpose that the kernel answers EEXIST or ENOENT;
+ *  - an iterator walking the map with get_next_key (a walk may not fail)
+ *    and with lookup_batch (EAGAIN, the cursor deleted, restarts it);
+ *  - NLOOKUPS readers of random keys: ENOENT, or a value that is
+ *    plausible for the key and its owner; a resident key (never deleted
+ *    once inserted) must always be found, also while the table resizes;
+ *  - a sampler of "memlock:" in /proc/self/fdinfo/FD. For rhash that is
+ *    the map struct, the bucket tables and (elem_size + 8) per element,
+ *    so taking off the elements (bounded by the writers' counts around
+ *    the read) shows the size of the bucket table: it counts the grows
+ *    and shrinks.
+ * Once the threads are joined, the map must hold exactly what the writers
+ * expect, read back by get_next_key, lookup_batch and lookup; then
+ * everything is deleted.
+ *
+ * Prints TAP. On a kernel without the map type (creating one fails with
+ * EINVAL and the kernel's BTF does not name BPF_MAP_TYPE_RHASH), -t rhash
+ * prints "RHASH absent" and a skip plan, and exits 0. Exit 1 if a check
+ * failed, 2 on usage errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* upstream 7.2's number; Debian 12's <linux/bpf.h> predates the type */
+#define MAP_TYPE_RHASH	35
+#define BTF_PATH	"/sys/kernel/btf/vmlinux"
+
+#define NWRITERS	2
+#define NLOOKUPS	2
+#define MAX_ENTRIES	(1U << 16)
+#define ID_SHIFT	20	/* writer w owns ids ((w + 1) << 20) + i */
+#define RESIDENT_EVERY	10	/* key i % 10 == 0 stays once inserted */
+#define MIN_WAVES	3
+#define BATCH_COUNT	64
+#define SEQ_SHIFT	40	/* value seq: owner + 1 above, counter below */
+#define MAX_EVENTS	16	/* resize events printed as # lines */
+#define MAX_KEY		1024
+#define NTESTS		14
+
+/* Every value: a sequence number and a word fixed by the key. */
+struct val {
+	uint64_t seq;
+	uint64_t tag;
+};
+
+/* What went wrong in one thread: how often, and the first time. */
+struct errlog {
+	long n;
+	char first[256];
+};
+
+struct writer {
+	int id;
+	pthread_t thr;
+	uint8_t *present;
+	struct val *val;
+	uint32_t *order;
+	uint64_t rnd;
+	uint64_t counter;
+	_Atomic uint64_t published;	/* >= every counter written */
+	_Atomic long count;		/* keys present, after the syscall */
+	_Atomic unsigned int phase;	/* count is monotonic within a phase */
+	_Atomic int resident_ready;
+	long ops, waves, checks, lad_checks;
+	struct errlog err;
+};
+
+struct reader {
+	pthread_t thr;
+	uint64_t rnd;
+	long lookups, found, enoent, resident, reused;
+	struct errlog err;
+};
+
+struct iterator {
+	pthread_t thr;
+	long walks, walk_keys, capped, bwalks, bkeys, restarts, bgiveup;
+	struct errlog walk_err, batch_err;
+};
+
+struct event {
+	double t;
+	int from, to;
+};
+
+struct sampler {
+	pthread_t thr;
+	int level, min_level, max_level;
+	long samples, discarded, resolved, grows, shrinks;
+	int nevents;
+	struct event ev[MAX_EVENTS];
+	struct errlog err;
+};
+
+static int map_fd, map_type, fdinfo_fd;
+static uint32_t key_size = 8, nkeys = 3000;
+static bool is_rhash;
+static int64_t elem_mem, base_mem;	/* memlock model, from calibration */
+static bool model_ok;
+static struct writer writers[NWRITERS];
+static pthread_barrier_t wave_barrier;
+static _Atomic int stop_readers;
+static _Atomic int more_waves;
+static double t_start, deadline;
+static int ntest, nfail;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void result(int good, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", good ? "" : "not ", ++ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!good)
+		nfail++;
+}
+
+static void note(struct errlog *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->n++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->first, sizeof(e->first), fmt, ap);
+	va_end(ap);
+}
+
+/* ", first: ..." for a result line, or nothing */
+static const char *first_err(const struct errlog *e)
+{
+	static char buf[300];
+
+	if (!e->n)
+		return "";
+	snprintf(buf, sizeof(buf), "; first: %s", e->first);
+	return buf;
+}
+
+static const char *err_name(int err)
+{
+	static __thread char buf[32];
+
+	switch (err) {
+	case 0: return "0";
+	case -ENOENT: return "ENOENT";
+	case -EEXIST: return "EEXIST";
+	case -EAGAIN: return "EAGAIN";
+	case -EINVAL: return "EINVAL";
+	case -E2BIG: return "E2BIG";
+	case -ENOMEM: return "ENOMEM";
+	case -EBUSY: return "EBUSY";
+	case -ENOSPC: return "ENOSPC";
+	case -EPERM: return "EPERM";
+	case -EFAULT: return "EFAULT";
+	}
+	snprintf(buf, sizeof(buf), "errno %d", -err);
+	return buf;
+}
+
+static uint64_t rnd_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* ---- raw bpf() ---- */
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/* Returns the map fd, or -errno. */
+static int map_create(uint32_t type, uint32_t max, uint64_t extra)
+{
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = key_size;
+	a.value_size = sizeof(struct val);
+	a.max_entries = max;
+	a.map_flags = BPF_F_NO_PREALLOC;
+	a.map_extra = extra;
+	fd = sys_bpf(BPF_MAP_CREATE, &a);
+	return fd < 0 ? -errno : fd;
+}
+
+static int elem_op(int fd, int cmd, const void *key, void *value,
+		   uint64_t flags)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = fd;
+	a.key = (uintptr_t)key;
+	a.value = (uintptr_t)value;
+	a.flags = flags;
+	return sys_bpf(cmd, &a) < 0 ? -errno : 0;
+}
+
+static int update(const void *key, const struct val *v, uint64_t flags)
+{
+	return elem_op(map_fd, BPF_MAP_UPDATE_ELEM, key, (void *)v, flags);
+}
+
+static int lookup(const void *key, struct val *v)
+{
+	return elem_op(map_fd, BPF_MAP_LOOKUP_ELEM, key, v, 0);
+}
+
+static int delete(const void *key)
+{
+	return elem_op(map_fd, BPF_MAP_DELETE_ELEM, key, NULL, 0);
+}
+
+static int next_key(const void *key, void *next)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map_fd;
+	a.key = (uintptr_t)key;
+	a.next_key = (uintptr_t)next;
+	return sys_bpf(BPF_MAP_GET_NEXT_KEY, &a) < 0 ? -errno : 0;
+}
+
+/* One lookup_batch call; *count in/out. Returns 0 or -errno. */
+static int lookup_batch(void *in, void *out, void *keys, void *values,
+			uint32_t *count)
+{
+	union bpf_attr a;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.batch.map_fd = map_fd;
+	a.batch.in_batch = (uintptr_t)in;
+	a.batch.out_batch = (uintptr_t)out;
+	a.batch.keys = (uintptr_t)keys;
+	a.batch.values = (uintptr_t)values;
+	a.batch.count = *count;
+	err = sys_bpf(BPF_MAP_LOOKUP_BATCH, &a) < 0 ? -errno : 0;
+	*count = a.batch.count;
+	return err;
+}
+
+/* Does the running kernel's BTF name the type? */
+static bool btf_names_rhash(void)
+{
+	static const char needle[] = "BPF_MAP_TYPE_RHASH";
+	const size_t n = sizeof(needle) - 1;
+	static char buf[65536];
+	size_t have = 0;
+	bool found = false;
+	ssize_t r;
+	int fd;
+
+	fd = open(BTF_PATH, O_RDONLY);
+	if (fd < 0)
+		return false;
+	while (!found && (r = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+		have += r;
+		found = memmem(buf, have, needle, n) != NULL;
+		if (have >= n) {
+			/* keep a partial match across the next read */
+			memmove(buf, buf + have - (n - 1), n - 1);
+			have = n - 1;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+/* "memlock:" of fdinfo; -1 on error */
+static int64_t read_memlock(int fd)
+{
+	char buf[1024], *p;
+	ssize_t r;
+
+	r = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (r <= 0)
+		return -1;
+	buf[r] = '\0';
+	p = strstr(buf, "\nmemlock:");
+	if (!p)
+		return -1;
+	return strtoll(p + 9, NULL, 10);
+}
+
+static int open_fdinfo(int fd)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	return open(path, O_RDONLY);
+}
+
+static int64_t memlock_of(int fd)
+{
+	int64_t m;
+	int ifd;
+
+	ifd = open_fdinfo(fd);
+	if (ifd < 0)
+		return -1;
+	m = read_memlock(ifd);
+	close(ifd);
+	return m;
+}
+
+/* ---- keys and values ---- */
+
+static uint32_t key_id(int w, uint32_t i)
+{
+	return ((uint32_t)(w + 1) << ID_SHIFT) | i;
+}
+
+/* The id in the first 4 bytes, then a pattern that depends on it. */
+static void make_key(uint8_t *key, uint32_t id)
+{
+	uint32_t i;
+
+	memcpy(key, &id, sizeof(id));
+	for (i = sizeof(id); i < key_size; i++)
+		key[i] = (uint8_t)(id * 131 + i * 29);
+}
+
+/*
+ * The owner and index of a key; false for a key no writer would make
+ * (bad pattern, or outside every writer's range).
+ */
+static bool decode_key(const uint8_t *key, int *w, uint32_t *idx)
+{
+	uint32_t id, i, hi;
+
+	memcpy(&id, key, sizeof(id));
+	for (i = sizeof(id); i < key_size; i++)
+		if (key[i] != (uint8_t)(id * 131 + i * 29))
+			return false;
+	hi = id >> ID_SHIFT;
+	*idx = id & ((1U << ID_SHIFT) - 1);
+	if (hi < 1 || hi > NWRITERS || *idx >= nkeys)
+		return false;
+	*w = hi - 1;
+	return true;
+}
+
+static uint64_t key_tag(uint32_t id)
+{
+	return (uint64_t)id << 32 | (uint32_t)~id;
+}
+
+static bool is_resident(uint32_t idx)
+{
+	return idx % RESIDENT_EVERY == 0;
+}
+
+/* The smallest 2^k - 1 >= x */
+static uint64_t pow2_mask(uint64_t x)
+{
+	x |= x >> 1;
+	x |= x >> 2;
+	x |= x >> 4;
+	x |= x >> 8;
+	x |= x >> 16;
+	x |= x >> 32;
+	return x;
+}
+
+/*
+ * Could a reader see v for key (w, idx)? The tag never changes for a key
+ * and the owner's byte never changes for a writer, so a value torn by
+ * an in-place update (spec: readers may see torn values) still has
+ * them. Any byte mix of two counters <= published is <= pow2_mask().
+ */
+static bool plausible(const struct val *v, int w, uint32_t idx,
+		      uint64_t published)
+{
+	if (v->tag != key_tag(key_id(w, idx)))
+		return false;
+	if (v->seq >> SEQ_SHIFT != (uint64_t)w + 1)
+		return false;
+	return (v->seq & ((1ULL << SEQ_SHIFT) - 1)) <= pow2_mask(published);
+}
+
+/* ---- writers ---- */
+
+static void next_value(struct writer *w, uint32_t idx, struct val *v)
+{
+	w->counter++;
+	atomic_store(&w->published, w->counter);
+	v->seq = (uint64_t)(w->id + 1) << SEQ_SHIFT | w->counter;
+	v->tag = key_tag(key_id(w->id, idx));
+}
+
+static void expect(struct writer *w, int got, int want, const char *op,
+		   uint32_t idx)
+{
+	w->ops++;
+	if (got != want)
+		note(&w->err, "wave %ld: %s key %u: %s, want %s", w->waves, op,
+		     idx, err_name(got), err_name(want));
+}
+
+static void shuffle(struct writer *w)
+{
+	uint32_t i, j, t;
+
+	for (i = nkeys - 1; i > 0; i--) {
+		j = rnd_next(&w->rnd) % (i + 1);
+		t = w->order[i];
+		w->order[i] = w->order[j];
+		w->order[j] = t;
+	}
+}
+
+/* The owner reads its key back: nobody else writes it, so exactly. */
+static void check_own(struct writer *w, const uint8_t *key, uint32_t idx)
+{
+	struct val v;
+	int err;
+
+	err = lookup(key, &v);
+	expect(w, err, 0, "own lookup", idx);
+	if (!err && memcmp(&v, &w->val[idx], sizeof(v)))
+		note(&w->err, "wave %ld: own lookup key %u: seq %#llx, want %#llx",
+		     w->waves, idx, (unsigned long long)v.seq,
+		     (unsigned long long)w->val[idx].seq);
+	w->checks++;
+}
+
+/*
+ * Insert pct % of the absent keys; update the present ones with
+ * BPF_EXIST. Only ever adds keys: the count goes up in this phase.
+ */
+static void fill(struct writer *w, unsigned int pct)
+{
+	uint8_t key[MAX_KEY];
+	struct val v;
+	uint32_t n, idx;
+	uint64_t flags;
+	int err, r;
+
+	atomic_fetch_add(&w->phase, 1);
+	shuffle(w);
+	for (n = 0; n < nkeys; n++) {
+		idx = w->order[n];
+		make_key(key, key_id(w->id, idx));
+		r = rnd_next(&w->rnd) % 16;
+		if (w->present[idx]) {
+			next_value(w, idx, &v);
+			err = update(key, &v, BPF_EXIST);
+			expect(w, err, 0, "update BPF_EXIST", idx);
+			if (!err)
+				w->val[idx] = v;
+			continue;
+		}
+		if (rnd_next(&w->rnd) % 100 >= pct)
+			continue;
+		if (r == 0) {
+			next_value(w, idx, &v);
+			expect(w, update(key, &v, BPF_EXIST), -ENOENT,
+			       "update BPF_EXIST of an absent key", idx);
+			w->checks++;
+		} else if (r == 1) {
+			expect(w, delete(key), -ENOENT,
+			       "delete of an absent key", idx);
+			w->checks++;
+		}
+		next_value(w, idx, &v);
+		flags = r == 5 ? BPF_ANY : BPF_NOEXIST;
+		err = update(key, &v, flags);
+		expect(w, err, 0, flags == BPF_ANY ? "insert BPF_ANY" :
+		       "insert BPF_NOEXIST", idx);
+		if (err)
+			continue;
+		w->present[idx] = 1;
+		w->val[idx] = v;
+		atomic_fetch_add(&w->count, 1);
+		if (r == 2) {
+			next_value(w, idx, &v);
+			expect(w, update(key, &v, BPF_NOEXIST), -EEXIST,
+			       "update BPF_NOEXIST of a present key", idx);
+			w->checks++;
+		} else if (r == 3) {
+			check_own(w, key, idx);
+		} else if (r == 4) {
+			next_value(w, idx, &v);
+			err = update(key, &v, BPF_ANY);
+			expect(w, err, 0, "update BPF_ANY", idx);
+			if (!err)
+				w->val[idx] = v;
+			check_own(w, key, idx);
+		}
+	}
+}
+
+/*
+ * Delete every present key but the resident ones; now and then update
+ * a resident key in place. Only ever removes keys.
+ */
+static void drain(struct writer *w)
+{
+	uint8_t key[MAX_KEY];
+	struct val v;
+	uint32_t n, idx, res;
+	int err, r;
+
+	atomic_fetch_add(&w->phase, 1);
+	shuffle(w);
+	for (n = 0; n < nkeys; n++) {
+		idx = w->order[n];
+		if (!w->present[idx] || is_resident(idx))
+			continue;
+		make_key(key, key_id(w->id, idx));
+		r = rnd_next(&w->rnd) % 16;
+		if (r < 2) {
+			memset(&v, 0, sizeof(v));
+			err = elem_op(map_fd, BPF_MAP_LOOKUP_AND_DELETE_ELEM,
+				      key, &v, 0);
+			expect(w, err, 0, "lookup_and_delete", idx);
+			if (!err && memcmp(&v, &w->val[idx], sizeof(v)))
+				note(&w->err,
+				     "wave %ld: lookup_and_delete key %u: seq %#llx, want %#llx",
+				     w->waves, idx, (unsigned long long)v.seq,
+				     (unsigned long long)w->val[idx].seq);
+			w->lad_checks++;
+		} else {
+			err = delete(key);
+			expect(w, err, 0, "delete", idx);
+		}
+		if (err && err != -ENOENT)
+			continue;
+		w->present[idx] = 0;
+		atomic_fetch_sub(&w->count, 1);
+		if (r == 2) {
+			expect(w, delete(key), -ENOENT, "second delete", idx);
+			w->checks++;
+		} else if (r == 3) {
+			expect(w, lookup(key, &v), -ENOENT,
+			       "lookup of a deleted key", idx);
+			w->checks++;
+		}
+		if (n % 8 == 0) {
+			res = rnd_next(&w->rnd) %
+			      ((nkeys + RESIDENT_EVERY - 1) / RESIDENT_EVERY) *
+			      RESIDENT_EVERY;
+			make_key(key, key_id(w->id, res));
+			next_value(w, res, &v);
+			err = update(key, &v, BPF_EXIST);
+			expect(w, err, 0, "update BPF_EXIST of a resident key",
+			       res);
+			if (!err)
+				w->val[res] = v;
+		}
+	}
+}
+
+/* All writers meet here; one decides whether another wave starts. */
+static bool wave_end(struct writer *w)
+{
+	if (pthread_barrier_wait(&wave_barrier) ==
+	    PTHREAD_BARRIER_SERIAL_THREAD)
+		atomic_store(&more_waves,
+			     w->waves < MIN_WAVES || now() < deadline);
+	pthread_barrier_wait(&wave_barrier);
+	return atomic_load(&more_waves);
+}
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+
+	do {
+		fill(w, 100);
+		atomic_store(&w->resident_ready, 1);
+		pthread_barrier_wait(&wave_barrier);
+		drain(w);
+		w->waves++;
+	} while (wave_end(w));
+	/* leave a mix of keys for the checks after the stress */
+	fill(w, 50);
+	return NULL;
+}
+
+/* ---- readers ---- */
+
+static void *reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	uint8_t key[MAX_KEY];
+	uint32_t idx;
+	uint64_t r;
+	struct val v;
+	bool resident;
+	int w, err;
+
+	while (!atomic_load(&stop_readers)) {
+		r = rnd_next(&rd->rnd);
+		w = r % (NWRITERS + 1);	/* NWRITERS: nobody's keys */
+		idx = (r >> 16) % nkeys;
+		make_key(key, key_id(w, idx));
+		resident = w < NWRITERS && is_resident(idx) &&
+			   atomic_load(&writers[w].resident_ready);
+		err = lookup(key, &v);
+		rd->lookups++;
+		if (err == -ENOENT) {
+			rd->enoent++;
+			if (resident)
+				note(&rd->err, "resident key %u of writer %d: ENOENT",
+				     idx, w);
+			continue;
+		}
+		if (err) {
+			note(&rd->err, "lookup: %s", err_name(err));
+			continue;
+		}
+		rd->found++;
+		rd->resident += resident;
+		if (w == NWRITERS) {
+			note(&rd->err, "key %u that no writer owns was found",
+			     idx);
+			continue;
+		}
+		if (plausible(&v, w, idx, atomic_load(&writers[w].published)))
+			continue;
+		/*
+		 * BPF_MAP_TYPE_HASH hands a deleted element to the next
+		 * insert at once (bpf_mem_cache_free), so a reader may copy
+		 * another key's value. rhash frees after an RCU grace period.
+		 */
+		if (!is_rhash && v.tag != key_tag(key_id(w, idx))) {
+			rd->reused++;
+			continue;
+		}
+		note(&rd->err, "key %u of writer %d: seq %#llx tag %#llx (writer at %llu)",
+		     idx, w, (unsigned long long)v.seq,
+		     (unsigned long long)v.tag,
+		     (unsigned long long)atomic_load(&writers[w].published));
+	}
+	return NULL;
+}
+
+/* ---- iterator ---- */
+
+static void walk_once(struct iterator *it)
+{
+	uint8_t key[MAX_KEY], next[MAX_KEY];
+	long steps = 0, cap = 4L * NWRITERS * nkeys + 64;
+	uint32_t idx;
+	int w, err;
+
+	for (;;) {
+		err = next_key(steps ? key : NULL, next);
+		if (err == -ENOENT)
+			break;
+		if (err) {
+			note(&it->walk_err, "get_next_key after %ld keys: %s",
+			     steps, err_name(err));
+			return;
+		}
+		if (!decode_key(next, &w, &idx)) {
+			memcpy(&idx, next, sizeof(idx));
+			note(&it->walk_err, "get_next_key gave a key no writer owns (id %#x)",
+			     idx);
+			return;
+		}
+		memcpy(key, next, key_size);
+		if (++steps > cap) {
+			it->capped++;
+			break;
+		}
+	}
+	it->walks++;
+	it->walk_keys += steps;
+}
+
+static void batch_walk_once(struct iterator *it)
+{
+	static uint8_t keys[BATCH_COUNT * MAX_KEY];
+	static struct val vals[BATCH_COUNT];
+	uint8_t in[MAX_KEY + 8], out[MAX_KEY + 8];
+	uint32_t count, i, idx;
+	int w, err, restarts = 0;
+	bool first = true;
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	for (;;) {
+		count = BATCH_COUNT;
+		err = lookup_batch(first ? NULL : in, out, keys, vals, &count);
+		for (i = 0; i < count && i < BATCH_COUNT; i++) {
+			if (!decode_key(keys + i * key_size, &w, &idx)) {
+				note(&it->batch_err, "lookup_batch gave a key no writer owns");
+				return;
+			}
+			if (vals[i].tag != key_tag(key_id(w, idx)))
+				note(&it->batch_err,
+				     "lookup_batch: key %u of writer %d with tag %#llx",
+				     idx, w, (unsigned long long)vals[i].tag);
+		}
+		it->bkeys += count;
+		if (err == -ENOENT)
+			break;
+		if (err == -EAGAIN) {
+			/* the cursor's element was deleted: start over */
+			it->restarts++;
+			if (++restarts > 1000) {
+				it->bgiveup++;
+				return;
+			}
+			first = true;
+			continue;
+		}
+		if (err) {
+			note(&it->batch_err, "lookup_batch: %s", err_name(err));
+			return;
+		}
+		memcpy(in, out, sizeof(in));
+		first = false;
+	}
+	it->bwalks++;
+}
+
+static void *iterator_main(void *arg)
+{
+	struct iterator *it = arg;
+
+	while (!atomic_load(&stop_readers)) {
+		walk_once(it);
+		if (!atomic_load(&stop_readers))
+			batch_walk_once(it);
+	}
+	return NULL;
+}
+
+/* ---- memlock sampler ---- */
+
+/*
+ * The bucket-table part of memlock, [lo, hi], as a level: log2 of the
+ * table's buckets for rhash (a lone table within 15 %; a table being
+ * rehashed into another is not one), 0 for hash when it did not change.
+ * -1000: cannot tell.
+ */
+static int level_of(int64_t lo, int64_t hi)
+{
+	int l;
+
+	if (!is_rhash) {
+		if (lo >= -8192 && hi <= 8192)
+			return 0;
+		if (lo > 8192)
+			return 1;
+		if (hi < -8192)
+			return -1;
+		return -1000;
+	}
+	for (l = 2; l <= 24; l++) {
+		int64_t t = 8LL << l;
+
+		if (lo >= t - t * 15 / 100 && hi <= t + t * 15 / 100)
+			return l;
+	}
+	return -1000;
+}
+
+static void sample(struct sampler *s)
+{
+	unsigned int ph0[NWRITERS], ph1[NWRITERS];
+	long c0[NWRITERS], c1[NWRITERS];
+	int64_t m, nlo = 0, nhi = 0;
+	int i, l;
+
+	for (i = 0; i < NWRITERS; i++) {
+		ph0[i] = atomic_load(&writers[i].phase);
+		c0[i] = atomic_load(&writers[i].count);
+	}
+	m = read_memlock(fdinfo_fd);
+	for (i = 0; i < NWRITERS; i++) {
+		c1[i] = atomic_load(&writers[i].count);
+		ph1[i] = atomic_load(&writers[i].phase);
+	}
+	if (m < 0) {
+		note(&s->err, "reading memlock from fdinfo failed");
+		return;
+	}
+	s->samples++;
+	for (i = 0; i < NWRITERS; i++) {
+		if (ph0[i] != ph1[i]) {
+			s->discarded++;
+			return;
+		}
+		/* one syscall in flight may have counted in the kernel */
+		nlo += (c0[i] < c1[i] ? c0[i] : c1[i]) - 1;
+		nhi += (c0[i] > c1[i] ? c0[i] : c1[i]) + 1;
+	}
+	if (nlo < 0)
+		nlo = 0;
+	l = level_of(m - base_mem - elem_mem * nhi,
+		     m - base_mem - elem_mem * nlo);
+	if (l == -1000)
+		return;
+	s->resolved++;
+	if (s->level != -1000 && l != s->level) {
+		if (l > s->level)
+			s->grows++;
+		else
+			s->shrinks++;
+		if (s->nevents < MAX_EVENTS) {
+			s->ev[s->nevents].t = now() - t_start;
+			s->ev[s->nevents].from = s->level;
+			s->ev[s->nevents].to = l;
+			s->nevents++;
+		}
+	}
+	s->level = l;
+	if (l < s->min_level)
+		s->min_level = l;
+	if (l > s->max_level)
+		s->max_level = l;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct timespec pause = { 0, 500 * 1000 };
+	struct sampler *s = arg;
+
+	while (!atomic_load(&stop_readers)) {
+		if (model_ok)
+			sample(s);
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+/* ---- calibration: memlock per element and per bucket ---- */
+
+static int fill_keys(int fd, uint32_t n)
+{
+	uint8_t key[MAX_KEY];
+	struct val v = { 1, 0 };
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		make_key(key, key_id(NWRITERS, i));
+		err = elem_op(fd, BPF_MAP_UPDATE_ELEM, key, &v, BPF_NOEXIST);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * rhash: a map with hint 96 (128 buckets) and one with hint 3000 (4096
+ * buckets) differ by 8 bytes a bucket; 256 elements (no resize) add
+ * elem_size + 8 each. base_mem is memlock less 8 bytes a bucket: the
+ * stress map, empty, must then show a power-of-two table.
+ * hash: elements are measured the same way; base_mem is the empty map.
+ */
+static void calibrate(void)
+{
+	const int64_t want_elem = 16 + (key_size + 7) / 8 * 8 +
+				  sizeof(struct val);
+	int64_t m_small = 0, m_big, m_full, m_stress;
+	int fd_small = -1, fd_big, err;
+	char what[200] = "";
+
+	fd_big = map_create(map_type, MAX_ENTRIES, is_rhash ? 3000 : 0);
+	if (is_rhash)
+		fd_small = map_create(map_type, MAX_ENTRIES, 96);
+	if (fd_big < 0 || (is_rhash && fd_small < 0)) {
+		result(0, "memlock model: create calibration maps: %s",
+		       err_name(fd_big < 0 ? fd_big : fd_small));
+		goto out;
+	}
+	m_big = memlock_of(fd_big);
+	if (is_rhash)
+		m_small = memlock_of(fd_small);
+	err = fill_keys(fd_big, 256);
+	m_full = memlock_of(fd_big);
+	m_stress = memlock_of(map_fd);
+	if (err || m_big < 0 || m_small < 0 || m_full < 0 || m_stress < 0) {
+		result(0, "memlock model: fill %s, memlock %lld %lld %lld %lld",
+		       err_name(err), (long long)m_big, (long long)m_small,
+		       (long long)m_full, (long long)m_stress);
+		goto out;
+	}
+	elem_mem = (m_full - m_big) / 256;
+	if (!is_rhash) {
+		base_mem = m_stress;
+		model_ok = (m_full - m_big) % 256 == 0 && elem_mem > 0;
+		result(model_ok,
+		       "memlock model: %lld bytes per element (measured), empty map %lld",
+		       (long long)elem_mem, (long long)m_stress);
+		goto out;
+	}
+	base_mem = m_small - 8 * 128;
+	model_ok = m_full - m_big == 256 * want_elem &&
+		   m_big - m_small == 8 * (4096 - 128);
+	if (model_ok) {
+		int64_t t = m_stress - base_mem;
+
+		model_ok = t >= 32 && t % 8 == 0 && !((t / 8) & (t / 8 - 1));
+		snprintf(what, sizeof(what), ", new map: %lld buckets",
+			 (long long)(t / 8));
+	}
+	result(model_ok,
+	       "memlock model: %lld bytes per element (want %lld), %lld per 3968 buckets (want %d)%s",
+	       (long long)(m_full - m_big) / 256, (long long)want_elem,
+	       (long long)(m_big - m_small), 8 * (4096 - 128), what);
+out:
+	if (fd_big >= 0)
+		close(fd_big);
+	if (fd_small >= 0)
+		close(fd_small);
+}
+
+/* ---- checks once the threads are done ---- */
+
+static long expected_present(void)
+{
+	long n = 0;
+	int w;
+
+	for (w = 0; w < NWRITERS; w++)
+		n += atomic_load(&writers[w].count);
+	return n;
+}
+
+static void final_walk(void)
+{
+	uint8_t key[MAX_KEY], next[MAX_KEY], *seen[NWRITERS];
+	long found = 0, dup = 0, bad = 0, cap = MAX_ENTRIES + 16;
+	long want = expected_present();
+	uint32_t idx;
+	int w, err;
+
+	for (w = 0; w < NWRITERS; w++)
+		seen[w] = calloc(nkeys, 1);
+	for (;;) {
+		err = next_key(found + dup + bad ? key : NULL, next);
+		if (err)
+			break;
+		if (!decode_key(next, &w, &idx) || !writers[w].present[idx])
+			bad++;
+		else if (seen[w][idx]++)
+			dup++;
+		else
+			found++;
+		memcpy(key, next, key_size);
+		if (found + dup + bad > cap)
+			break;
+	}
+	result(err == -ENOENT && found + dup + bad == want,
+	       "after the stress: get_next_key walk counts %ld keys, the writers expect %ld (ends %s)",
+	       found + dup + bad, want, err_name(err));
+	result(!dup && !bad && found == want,
+	       "after the stress: walk sees each expected key once (%ld), %ld twice, %ld unexpected",
+	       found, dup, bad);
+	for (w = 0; w < NWRITERS; w++)
+		free(seen[w]);
+}
+
+static void final_batch(void)
+{
+	static uint8_t keys[BATCH_COUNT * MAX_KEY];
+	static struct val vals[BATCH_COUNT];
+	uint8_t in[MAX_KEY + 8], out[MAX_KEY + 8], *seen[NWRITERS];
+	long found = 0, dup = 0, bad = 0, wrong = 0, calls = 0;
+	long want = expected_present();
+	uint32_t count, i, idx;
+	bool first = true;
+	int w, err;
+
+	for (w = 0; w < NWRITERS; w++)
+		seen[w] = calloc(nkeys, 1);
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	do {
+		count = BATCH_COUNT;
+		err = lookup_batch(first ? NULL : in, out, keys, vals, &count);
+		for (i = 0; i < count && i < BATCH_COUNT; i++) {
+			if (!decode_key(keys + i * key_size, &w, &idx) ||
+			    !writers[w].present[idx]) {
+				bad++;
+				continue;
+			}
+			if (seen[w][idx]++)
+				dup++;
+			else
+				found++;
+			if (memcmp(&vals[i], &writers[w].val[idx],
+				   sizeof(vals[i])))
+				wrong++;
+		}
+		memcpy(in, out, sizeof(in));
+		first = false;
+	} while (!err && ++calls < MAX_ENTRIES);
+	result(err == -ENOENT && found == want && !dup && !bad && !wrong,
+	       "after the stress: lookup_batch walk finds %ld of %ld keys, %ld twice, %ld unexpected, %ld wrong values (ends %s)",
+	       found, want, dup, bad, wrong, err_name(err));
+	for (w = 0; w < NWRITERS; w++)
+		free(seen[w]);
+}
+
+static void final_lookups(void)
+{
+	long present = 0, absent = 0, wrong = 0;
+	uint8_t key[MAX_KEY];
+	struct errlog e = { 0 };
+	struct writer *w;
+	struct val v;
+	uint32_t idx;
+	int i, err;
+
+	for (i = 0; i < NWRITERS; i++) {
+		w = &writers[i];
+		for (idx = 0; idx < nkeys; idx++) {
+			make_key(key, key_id(i, idx));
+			err = lookup(key, &v);
+			if (!w->present[idx]) {
+				absent++;
+				if (err != -ENOENT) {
+					wrong++;
+					note(&e, "absent key %u of writer %d: %s",
+					     idx, i, err_name(err));
+				}
+				continue;
+			}
+			present++;
+			if (err || memcmp(&v, &w->val[idx], sizeof(v))) {
+				wrong++;
+				note(&e, "key %u of writer %d: %s, seq %#llx, want %#llx",
+				     idx, i, err_name(err),
+				     (unsigned long long)(err ? 0 : v.seq),
+				     (unsigned long long)w->val[idx].seq);
+			}
+		}
+	}
+	result(!wrong,
+	       "after the stress: %ld present keys read back with their last value, %ld absent give ENOENT, %ld wrong%s",
+	       present, absent, wrong, first_err(&e));
+}
+
+static void delete_all(void)
+{
+	uint8_t key[MAX_KEY], next[MAX_KEY];
+	long deleted = 0, left = 0, bad = 0;
+	struct errlog e = { 0 };
+	int64_t m = -1, t = 0;
+	uint32_t idx;
+	bool empty = false;
+	int w, err;
+	double until;
+
+	for (w = 0; w < NWRITERS; w++) {
+		for (idx = 0; idx < nkeys; idx++) {
+			if (!writers[w].present[idx])
+				continue;
+			make_key(key, key_id(w, idx));
+			err = delete(key);
+			if (err) {
+				bad++;
+				note(&e, "delete key %u of writer %d: %s", idx,
+				     w, err_name(err));
+			} else {
+				deleted++;
+			}
+		}
+	}
+	for (err = next_key(NULL, next); !err && left <= MAX_ENTRIES;
+	     err = next_key(key, next)) {
+		memcpy(key, next, key_size);
+		left++;
+	}
+	result(!bad && !left && err == -ENOENT,
+	       "delete everything: %ld deleted, %ld failed, a walk then finds %ld (ends %s)%s",
+	       deleted, bad, left, err_name(err), first_err(&e));
+
+	/*
+	 * memlock must show no element: the bucket part alone (a lone
+	 * power-of-two table for rhash once a shrink is done; the empty
+	 * map's memlock for hash). Give a deferred shrink time to finish.
+	 */
+	until = now() + 5;
+	do {
+		m = read_memlock(fdinfo_fd);
+		t = m - base_mem;
+		if (is_rhash)
+			empty = t >= 32 && t % 8 == 0 &&
+				!((t / 8) & (t / 8 - 1));
+		else
+			empty = t == 0;
+		if (empty || !model_ok)
+			break;
+		usleep(20000);
+	} while (now() < until);
+	if (!model_ok)
+		result(0, "memlock after delete-all: %lld (no memlock model)",
+		       (long long)m);
+	else if (is_rhash)
+		result(empty,
+		       "memlock after delete-all: %lld, bucket part %lld = %lld buckets, no elements",
+		       (long long)m, (long long)t, (long long)t / 8);
+	else
+		result(empty, "memlock after delete-all: %lld, as the new map's (%lld)",
+		       (long long)m, (long long)base_mem);
+}
+
+/* ---- main ---- */
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-t rhash|hash] [-s SECONDS] [-k KEYSIZE 4..1024] [-n KEYS 100..%u]\n",
+		prog, MAX_ENTRIES / NWRITERS / 2);
+	exit(2);
+}
+
+static void report_threads(struct reader *rd, struct iterator *it,
+			   struct sampler *s)
+{
+	long lookups = 0, found = 0, enoent = 0, resident = 0, reused = 0;
+	struct errlog *first = NULL;
+	long rerr = 0;
+	int i;
+
+	for (i = 0; i < NWRITERS; i++) {
+		struct writer *w = &writers[i];
+
+		result(!w->err.n,
+		       "writer %d: %ld waves, %ld ops, %ld errno checks, %ld lookup_and_delete, %ld present at the end, %ld errors%s",
+		       i, w->waves, w->ops, w->checks, w->lad_checks,
+		       atomic_load(&w->count), w->err.n, first_err(&w->err));
+	}
+	for (i = 0; i < NLOOKUPS; i++) {
+		lookups += rd[i].lookups;
+		found += rd[i].found;
+		enoent += rd[i].enoent;
+		resident += rd[i].resident;
+		reused += rd[i].reused;
+		rerr += rd[i].err.n;
+		if (rd[i].err.n && !first)
+			first = &rd[i].err;
+	}
+	result(!rerr && found > 0,
+	       "lookups: %ld, %ld found (%ld resident), %ld ENOENT, %ld values of a reused element, %ld errors%s",
+	       lookups, found, resident, enoent, reused, rerr,
+	       first ? first_err(first) : "");
+	result(!it->walk_err.n && it->walks > 0,
+	       "get_next_key walks during the stress: %ld complete, %ld keys, %ld cut at the step cap, %ld errors%s",
+	       it->walks, it->walk_keys, it->capped, it->walk_err.n,
+	       first_err(&it->walk_err));
+	result(!it->batch_err.n && it->bwalks > 0,
+	       "lookup_batch walks during the stress: %ld complete, %ld elements, %ld EAGAIN restarts, %ld given up, %ld errors%s",
+	       it->bwalks, it->bkeys, it->restarts, it->bgiveup,
+	       it->batch_err.n, first_err(&it->batch_err));
+	if (is_rhash)
+		result(model_ok && !s->err.n && s->grows >= 2 &&
+		       s->shrinks >= 2,
+		       "memlock shows the table grow %ld and shrink %ld times (want >= 2 each), %d..%d buckets, %ld of %ld samples resolved%s",
+		       s->grows, s->shrinks,
+		       s->min_level > 30 ? 0 : 1 << s->min_level,
+		       s->max_level < 0 ? 0 : 1 << s->max_level,
+		       s->resolved, s->samples, first_err(&s->err));
+	else
+		result(model_ok && !s->err.n,
+		       "memlock: bucket part grew %ld and shrank %ld times (hash does not resize; not required), %ld of %ld samples resolved%s",
+		       s->grows, s->shrinks, s->resolved, s->samples,
+		       first_err(&s->err));
+	for (i = 0; i < s->nevents; i++) {
+		if (is_rhash)
+			printf("# %6.2f s: table %d -> %d buckets\n", s->ev[i].t,
+			       s->ev[i].from == -1000 ? 0 : 1 << s->ev[i].from,
+			       1 << s->ev[i].to);
+		else
+			printf("# %6.2f s: bucket part level %d -> %d\n",
+			       s->ev[i].t, s->ev[i].from, s->ev[i].to);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct reader rd[NLOOKUPS];
+	struct iterator it;
+	struct sampler s;
+	double seconds = 5, t_stress;
+	const char *type = "rhash";
+	int i, c, err;
+
+	while ((c = getopt(argc, argv, "t:s:k:n:")) != -1) {
+		switch (c) {
+		case 't':
+			type = optarg;
+			break;
+		case 's':
+			seconds = atof(optarg);
+			break;
+		case 'k':
+			key_size = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			nkeys = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (optind != argc || seconds < 0 || key_size < 4 ||
+	    key_size > MAX_KEY || nkeys < 100 || nkeys > MAX_ENTRIES / NWRITERS / 2)
+		usage(argv[0]);
+	if (!strcmp(type, "rhash"))
+		map_type = MAP_TYPE_RHASH;
+	else if (!strcmp(type, "hash"))
+		map_type = BPF_MAP_TYPE_HASH;
+	else
+		usage(argv[0]);
+	is_rhash = map_type == MAP_TYPE_RHASH;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	map_fd = map_create(map_type, MAX_ENTRIES, 0);
+	if (map_fd == -EINVAL && is_rhash && !btf_names_rhash()) {
+		printf("RHASH absent\n1..0 # SKIP RHASH absent on this kernel\n");
+		return 0;
+	}
+	printf("1..%d\n", NTESTS);
+	printf("# %s, key_size %u, value_size %zu, max_entries %u, %d writers x %u keys, %d lookup threads, %.1f s\n",
+	       type, key_size, sizeof(struct val), MAX_ENTRIES, NWRITERS,
+	       nkeys, NLOOKUPS, seconds);
+	result(map_fd >= 0, "create %s map, BPF_F_NO_PREALLOC: %s", type,
+	       err_name(map_fd >= 0 ? 0 : map_fd));
+	if (map_fd < 0) {
+		printf("Bail out! no map\n");
+		return 1;
+	}
+	fdinfo_fd = open_fdinfo(map_fd);
+	calibrate();
+
+	memset(rd, 0, sizeof(rd));
+	memset(&it, 0, sizeof(it));
+	memset(&s, 0, sizeof(s));
+	/* the level of the new map, before the threads start */
+	s.level = -1000;
+	if (model_ok && is_rhash) {
+		int64_t t = (memlock_of(map_fd) - base_mem) / 8;
+
+		for (s.level = 0; (1LL << s.level) < t; s.level++)
+			;
+	} else if (model_ok) {
+		s.level = 0;
+	}
+	s.min_level = s.level == -1000 ? 1000 : s.level;
+	s.max_level = s.level;
+
+	pthread_barrier_init(&wave_barrier, NULL, NWRITERS);
+	t_start = now();
+	deadline = t_start + seconds;
+	for (i = 0; i < NWRITERS; i++) {
+		struct writer *w = &writers[i];
+		uint32_t j;
+
+		w->id = i;
+		w->rnd = (uint64_t)t_start * 1000003 + 2 * i + 1;
+		w->present = calloc(nkeys, 1);
+		w->val = calloc(nkeys, sizeof(*w->val));
+		w->order = calloc(nkeys, sizeof(*w->order));
+		if (!w->present || !w->val || !w->order) {
+			printf("Bail out! out of memory\n");
+			return 1;
+		}
+		for (j = 0; j < nkeys; j++)
+			w->order[j] = j;
+	}
+	err = pthread_create(&s.thr, NULL, sampler_main, &s);
+	err = err ?: pthread_create(&it.thr, NULL, iterator_main, &it);
+	for (i = 0; !err && i < NLOOKUPS; i++) {
+		rd[i].rnd = (uint64_t)t_start * 7919 + 2 * i + 99;
+		err = pthread_create(&rd[i].thr, NULL, reader_main, &rd[i]);
+	}
+	for (i = 0; !err && i < NWRITERS; i++)
+		err = pthread_create(&writers[i].thr, NULL, writer_main,
+				     &writers[i]);
+	if (err) {
+		printf("Bail out! pthread_create: %s\n", strerror(err));
+		return 1;
+	}
+	for (i = 0; i < NWRITERS; i++)
+		pthread_join(writers[i].thr, NULL);
+	atomic_store(&stop_readers, 1);
+	for (i = 0; i < NLOOKUPS; i++)
+		pthread_join(rd[i].thr, NULL);
+	pthread_join(it.thr, NULL);
+	pthread_join(s.thr, NULL);
+	t_stress = now() - t_start;
+
+	report_threads(rd, &it, &s);
+	final_walk();
+	final_batch();
+	final_lookups();
+	delete_all();
+	printf("# stress %.2f s, whole run %.2f s\n", t_stress,
+	       now() - t_start);
+	close(fdinfo_fd);
+	close(map_fd);
+	return nfail ? 1 : 0;
+}
