@@ -52,17 +52,18 @@ kernel-baseline: deps check-conf
 kernel-patched: deps check-conf | kernel-baseline
 	@kernel/scripts/build.sh patched "$(SERIES)"
 
-# Area makefiles (kernel, images, bench, orchestrate, analysis, fuzz) add their targets.
+# Area makefiles (kernel, images, bench, orchestrate, analysis, fuzz, model) add their targets.
 include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk analysis/*.mk \
-	fuzz/*.mk))
+	fuzz/*.mk model/*.mk))
 
 # make test runs the two suites side by side, each one file at a time: a
 # TCG guest keeps one host core busy and the unit tests use the other.
-TEST_PREREQS := deps kernels image bench-tools check-tools analysis-tools fuzz-tools sanitize-tools
+TEST_PREREQS := deps kernels image bench-tools check-tools analysis-tools fuzz-tools sanitize-tools \
+	model-tools
 test: $(TEST_PREREQS)
 	prove -j2 --rules='seq=tests/vm/*.t' --rules='seq=tests/unit/*.t' -r tests/vm tests/unit
 
-test-unit: deps bench-tools check-tools analysis-tools fuzz-tools sanitize-tools
+test-unit: deps bench-tools check-tools analysis-tools fuzz-tools sanitize-tools model-tools
 	prove -r tests/unit
 
 # The VM tests need both kernels and the image; they boot guests.

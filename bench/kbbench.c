@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "kbbench.h"
+/* window markers for the kbcache model plugin (MODEL=cache) */
+#include "../model/kbmark.h"
 
 /* The linker defines these for the "kb_benches" section (see KB_BENCH). */
 extern const struct kb_bench *const __start_kb_benches[] __attribute__((weak));
@@ -494,11 +496,20 @@ static int run_bench(const struct kb_bench *b, const struct kb_common *c)
 	for (s = 0; s < c->warmup + c->reps; s++) {
 		if (c->perf && perf_read(p0))
 			goto out;
+		/*
+		 * The kbcache plugin models caches between these two marker
+		 * NOPs (model/kbmark.h); without it they are two NOPs.
+		 */
+		if (s < c->warmup)
+			KBMARK(KBMARK_WARMUP);
+		else
+			KBMARK(KBMARK_SAMPLE);
 		if (b->run(vals)) {
 			fprintf(stderr, "kbbench: %s: sample %lu failed\n",
 				b->name, s + 1);
 			goto out;
 		}
+		KBMARK(KBMARK_END);
 		if (c->perf && perf_read(p1))
 			goto out;
 		if (s < c->warmup)
