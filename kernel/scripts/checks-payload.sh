@@ -5,7 +5,8 @@
 # For a quilt series file, every topic it lists (patches/<topic>/...)
 # whose directory <dir of the series>/checks/<topic>/ exists brings its
 # boot-check, its scripts and its programs (built by make check-tools
-# into build/checks/<topic>/). The payload gets PAYLOAD_DIR/checks.sh
+# into build/checks/<topic>/), not their sources (*.c, *.h) or its
+# documentation (*.md). The payload gets PAYLOAD_DIR/checks.sh
 # (guest/checks.sh) and PAYLOAD_DIR/checks/<topic>/. Prints the topics.
 # A patch directory or an mbox brings no checks.
 set -euo pipefail
@@ -28,7 +29,7 @@ sed -n 's|^[[:space:]]*\(patches/\)\{0,1\}\([^/#[:space:]][^/]*\)/.*|\2|p' "$spe
 		[ -f "$src/boot-check" ] || kb_die "$src: a series check needs a boot-check script"
 		mkdir -p "$pay/checks/$topic"
 		cp "$src"/* "$pay/checks/$topic/"
-		rm -f "$pay/checks/$topic"/*.c "$pay/checks/$topic"/*.md
+		rm -f "$pay/checks/$topic"/*.[ch] "$pay/checks/$topic"/*.md
 		for c in "$src"/*.c; do
 			[ -f "$c" ] || continue
 			b=$top/build/checks/$topic/$(basename "$c" .c)

@@ -31,163 +31,17 @@
  * Exit 1 if a check failed, 2 on usage errors.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <linux/bpf.h>
+#include "rhashlib.h"
 #include <linux/btf.h>
 #include <linux/perf_event.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
-#define MAP_TYPE_RHASH	35	/* upstream 7.2; 34 is reserved */
-#define BTF_PATH	"/sys/kernel/btf/vmlinux"
 #define ITER_FUNC	"bpf_iter_bpf_map_elem"
 
-static int ntest, nfail;
-static uint32_t map_type = MAP_TYPE_RHASH;
-static const char *type_name = "rhash";
-
-static void result(int good, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - %s: ", good ? "" : "not ", ++ntest, type_name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!good)
-		nfail++;
-}
-
-static void skip(const char *what, const char *why)
-{
-	printf("ok %d - %s: %s # SKIP %s\n", ++ntest, type_name, what, why);
-}
-
-static const char *err_name(int err)
-{
-	static char buf[4][24];
-	static int slot;
-
-	if (err < 0)
-		err = -err;
-	switch (err) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case E2BIG: return "E2BIG";
-	case EEXIST: return "EEXIST";
-	case ENOENT: return "ENOENT";
-	case EAGAIN: return "EAGAIN";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOMEM: return "ENOMEM";
-	case EBUSY: return "EBUSY";
-	case ENOSPC: return "ENOSPC";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENODEV: return "ENODEV";
-	case ESRCH: return "ESRCH";
-	}
-	slot = (slot + 1) % 4;
-	snprintf(buf[slot], sizeof(buf[slot]), "errno %d", err);
-	return buf[slot];
-}
-
-/* ---- bpf() wrappers; each returns an fd or 0, or -errno ---- */
-
-static int sys_bpf(int cmd, union bpf_attr *attr)
-{
-	long r = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-
-	return r < 0 ? -errno : (int)r;
-}
-
-static int map_create(uint32_t type, uint32_t ksize, uint32_t vsize,
-		      uint32_t max, uint32_t flags)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_type = type;
-	a.key_size = ksize;
-	a.value_size = vsize;
-	a.max_entries = max;
-	a.map_flags = flags;
-	return sys_bpf(BPF_MAP_CREATE, &a);
-}
-
-/* The map under test: -t picks the type. */
-static int test_map(uint32_t ksize, uint32_t vsize, uint32_t max)
-{
-	return map_create(map_type, ksize, vsize, max, BPF_F_NO_PREALLOC);
-}
-
+/* An array map of one value (key 0): a program's arguments or counters */
 static int array_map(uint32_t vsize)
 {
-	return map_create(BPF_MAP_TYPE_ARRAY, 4, vsize, 1, 0);
-}
-
-static int elem_op(int cmd, int fd, const void *key, void *value,
-		   uint64_t flags)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = fd;
-	a.key = (uintptr_t)key;
-	a.value = (uintptr_t)value;
-	a.flags = flags;
-	return sys_bpf(cmd, &a);
-}
-
-static int ulookup(int fd, const void *key, void *value)
-{
-	return elem_op(BPF_MAP_LOOKUP_ELEM, fd, key, value, 0);
-}
-
-static int uupdate(int fd, const void *key, const void *value,
-		   uint64_t flags)
-{
-	return elem_op(BPF_MAP_UPDATE_ELEM, fd, key, (void *)value, flags);
-}
-
-static int udelete(int fd, const void *key)
-{
-	return elem_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
-}
-
-static int next_key(int fd, const void *key, void *next)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = fd;
-	a.key = (uintptr_t)key;
-	a.next_key = (uintptr_t)next;
-	return sys_bpf(BPF_MAP_GET_NEXT_KEY, &a);
-}
-
-/* Elements in the map, by a BPF_MAP_GET_NEXT_KEY walk (keys <= 16 B). */
-static long count_elems(int fd)
-{
-	uint8_t key[16], next[16];
-	long n = 0;
-	int err;
-
-	for (err = next_key(fd, NULL, next); !err;
-	     err = next_key(fd, key, next)) {
-		memcpy(key, next, sizeof(key));
-		if (++n > 1000000)
-			return -ELOOP;
-	}
-	return err == -ENOENT ? n : err;
+	return map_create(BPF_MAP_TYPE_ARRAY, 4, vsize, 1, 0, 0);
 }
 
 /* ---- a tiny assembler: instructions, labels, map fds ---- */
@@ -273,6 +127,33 @@ static void emit_map(struct prog *p, int reg, int fd)
 {
 	emit(p, INSN(BPF_LD | BPF_DW | BPF_IMM, reg, BPF_PSEUDO_MAP_FD, 0, fd));
 	emit(p, INSN(0, 0, 0, 0, 0));
+}
+
+/* r0 = imm; exit */
+static void emit_exit(struct prog *p, int imm)
+{
+	emit(p, MOV_IMM(R0, imm));
+	emit(p, EXIT());
+}
+
+/* r0 = the value of key 0 in the array map fd; to label l if NULL */
+static void emit_lookup0(struct prog *p, int fd, int l)
+{
+	emit(p, ST_IMM(BPF_W, FP, -4, 0));
+	emit(p, MOV_REG(R2, FP));
+	emit(p, ADD_IMM(R2, -4));
+	emit_map(p, R1, fd);
+	emit(p, CALL(BPF_FUNC_map_lookup_elem));
+	emit_jmp(p, J_IMM(BPF_JEQ, R0, 0), l);
+}
+
+/* label l: counter slot of the u64s at reg += one; exit 0 */
+static void emit_count_exit(struct prog *p, int l, int reg, int one,
+			    int slot)
+{
+	label(p, l);
+	emit(p, XADD(reg, one, slot * 8));
+	emit_exit(p, 0);
 }
 
 /* Fills in the jump offsets; -1 if the program is broken. */
@@ -389,20 +270,6 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* 1 if the kernel's BTF holds the string, 0 if not, -1 without BTF. */
-static int btf_has_string(const char *s)
-{
-	size_t len;
-	uint8_t *btf = read_file(BTF_PATH, &len);
-	int found;
-
-	if (!btf)
-		return -1;
-	found = memmem(btf, len, s, strlen(s)) != NULL;
-	free(btf);
-	return found;
-}
-
 /* Bytes that follow a struct btf_type of this kind; -1 if unknown. */
 static long btf_extra(uint32_t kind, uint32_t vlen)
 {
@@ -517,21 +384,47 @@ struct args {
 #define A_OUT	16
 #define A_KEY	24
 
-static const char *ret_str(uint32_t ret)
+/*
+ * How a run_op() went: the error of the syscalls around the run, or else
+ * the program's return (0, or its failed step and errno).
+ */
+static const char *op_str(int err, uint32_t ret)
 {
 	static char buf[2][64];
 	static int slot;
-	uint32_t step = ret >> 8, err = ret & 0xff;
+	uint32_t step = ret >> 8;
 
+	if (err)
+		return err_name(err);
 	if (!ret)
 		return "0";
 	slot = !slot;
 	if (step && step <= S_ARGS)
 		snprintf(buf[slot], sizeof(buf[slot]), "step %s: %s",
-			 step_name[step], err ? err_name(err) : "failed");
+			 step_name[step],
+			 ret & 0xff ? err_name(ret & 0xff) : "failed");
 	else
 		snprintf(buf[slot], sizeof(buf[slot]), "return %#x", ret);
 	return buf[slot];
+}
+
+/* r0 = helper func(the map behind map_fd, &args->key) (r6 = args) */
+static void emit_key_call(struct prog *p, int map_fd, int func)
+{
+	emit_map(p, R1, map_fd);
+	emit(p, MOV_REG(R2, R6));
+	emit(p, ADD_IMM(R2, A_KEY));
+	emit(p, CALL(func));
+}
+
+/* r0 = -errno of a helper: return RET(step, errno) */
+static void emit_err_exit(struct prog *p, int l, int step)
+{
+	label(p, l);
+	emit(p, NEG(R0));
+	emit(p, AND_IMM(R0, 0xff));
+	emit(p, OR_IMM(R0, RET(step, 0)));
+	emit(p, EXIT());
 }
 
 /*
@@ -545,105 +438,57 @@ static const char *ret_str(uint32_t ret)
  */
 static int load_ops_prog(int map_fd, int args_fd)
 {
-	enum { L_INSERT_ONLY = 1, L_LOOKUP, L_DELETE, L_OK, L_UPD_ERR,
-	       L_MISS, L_DIFF, L_DEL_ERR, L_FOUND, L_NO_ARGS };
+	enum { L_LOOKUP = 1, L_DELETE, L_OK, L_UPD_ERR, L_MISS, L_DIFF,
+	       L_DEL_ERR, L_FOUND, L_NO_ARGS };
 	struct prog p;
 
 	prog_init(&p);
-	emit(&p, ST_IMM(BPF_W, FP, -4, 0));
-	emit(&p, MOV_REG(R2, FP));
-	emit(&p, ADD_IMM(R2, -4));
-	emit_map(&p, R1, args_fd);
-	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
-	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_NO_ARGS);
+	emit_lookup0(&p, args_fd, L_NO_ARGS);
 	emit(&p, MOV_REG(R6, R0));
 	emit(&p, LDX(BPF_W, R7, R6, A_OP));
 	emit_jmp(&p, J_IMM(BPF_JEQ, R7, OP_LOOKUP), L_LOOKUP);
 	emit_jmp(&p, J_IMM(BPF_JEQ, R7, OP_DELETE), L_DELETE);
 
 	/* ROUNDTRIP and INSERT: update(key, value, BPF_NOEXIST) */
-	emit_map(&p, R1, map_fd);
-	emit(&p, MOV_REG(R2, R6));
-	emit(&p, ADD_IMM(R2, A_KEY));
 	emit(&p, MOV_REG(R3, R6));
 	emit(&p, ADD_IMM(R3, A_VALUE));
 	emit(&p, MOV_IMM(R4, BPF_NOEXIST));
-	emit(&p, CALL(BPF_FUNC_map_update_elem));
+	emit_key_call(&p, map_fd, BPF_FUNC_map_update_elem);
 	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_UPD_ERR);
 	emit_jmp(&p, J_IMM(BPF_JEQ, R7, OP_INSERT), L_OK);
 
-	/* ROUNDTRIP: the value must be found ... */
-	emit_map(&p, R1, map_fd);
-	emit(&p, MOV_REG(R2, R6));
-	emit(&p, ADD_IMM(R2, A_KEY));
-	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
+	/* ROUNDTRIP and LOOKUP: the value must be found ... */
+	label(&p, L_LOOKUP);
+	emit_key_call(&p, map_fd, BPF_FUNC_map_lookup_elem);
 	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_MISS);
 	emit(&p, LDX(BPF_DW, R1, R0, 0));
 	emit(&p, STX(BPF_DW, R6, R1, A_OUT));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R7, OP_LOOKUP), L_OK);
+	/* ... the one stored (ROUNDTRIP), ... */
 	emit(&p, LDX(BPF_DW, R2, R6, A_VALUE));
 	emit_jmp(&p, INSN(BPF_JMP | BPF_JNE | BPF_X, R1, R2, 0, 0), L_DIFF);
-	/* ... deleted ... */
-	emit_map(&p, R1, map_fd);
-	emit(&p, MOV_REG(R2, R6));
-	emit(&p, ADD_IMM(R2, A_KEY));
-	emit(&p, CALL(BPF_FUNC_map_delete_elem));
-	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_DEL_ERR);
-	/* ... and then gone */
-	emit_map(&p, R1, map_fd);
-	emit(&p, MOV_REG(R2, R6));
-	emit(&p, ADD_IMM(R2, A_KEY));
-	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
-	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_FOUND);
-	emit_jmp(&p, JA(), L_OK);
 
-	label(&p, L_LOOKUP);
-	emit_map(&p, R1, map_fd);
-	emit(&p, MOV_REG(R2, R6));
-	emit(&p, ADD_IMM(R2, A_KEY));
-	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
-	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_MISS);
-	emit(&p, LDX(BPF_DW, R1, R0, 0));
-	emit(&p, STX(BPF_DW, R6, R1, A_OUT));
-	emit_jmp(&p, JA(), L_OK);
-
+	/* ... deleted (ROUNDTRIP and DELETE) ... */
 	label(&p, L_DELETE);
-	emit_map(&p, R1, map_fd);
-	emit(&p, MOV_REG(R2, R6));
-	emit(&p, ADD_IMM(R2, A_KEY));
-	emit(&p, CALL(BPF_FUNC_map_delete_elem));
+	emit_key_call(&p, map_fd, BPF_FUNC_map_delete_elem);
 	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_DEL_ERR);
+	emit_jmp(&p, J_IMM(BPF_JEQ, R7, OP_DELETE), L_OK);
+	/* ... and then gone (ROUNDTRIP) */
+	emit_key_call(&p, map_fd, BPF_FUNC_map_lookup_elem);
+	emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_FOUND);
 
 	label(&p, L_OK);
-	emit(&p, MOV_IMM(R0, 0));
-	emit(&p, EXIT());
-
-	label(&p, L_UPD_ERR);		/* r0 = -errno */
-	emit(&p, NEG(R0));
-	emit(&p, AND_IMM(R0, 0xff));
-	emit(&p, OR_IMM(R0, RET(S_UPDATE, 0)));
-	emit(&p, EXIT());
-
-	label(&p, L_DEL_ERR);
-	emit(&p, NEG(R0));
-	emit(&p, AND_IMM(R0, 0xff));
-	emit(&p, OR_IMM(R0, RET(S_DELETE, 0)));
-	emit(&p, EXIT());
-
+	emit_exit(&p, 0);
+	emit_err_exit(&p, L_UPD_ERR, S_UPDATE);
+	emit_err_exit(&p, L_DEL_ERR, S_DELETE);
 	label(&p, L_MISS);
-	emit(&p, MOV_IMM(R0, RET(S_LOOKUP, ENOENT)));
-	emit(&p, EXIT());
-
+	emit_exit(&p, RET(S_LOOKUP, ENOENT));
 	label(&p, L_DIFF);
-	emit(&p, MOV_IMM(R0, RET(S_COMPARE, 0)));
-	emit(&p, EXIT());
-
+	emit_exit(&p, RET(S_COMPARE, 0));
 	label(&p, L_FOUND);
-	emit(&p, MOV_IMM(R0, RET(S_RELOOKUP, EEXIST)));
-	emit(&p, EXIT());
-
+	emit_exit(&p, RET(S_RELOOKUP, EEXIST));
 	label(&p, L_NO_ARGS);
-	emit(&p, MOV_IMM(R0, RET(S_ARGS, ENOENT)));
-	emit(&p, EXIT());
+	emit_exit(&p, RET(S_ARGS, ENOENT));
 
 	return prog_load(&p, BPF_PROG_TYPE_SOCKET_FILTER, 0, 0);
 }
@@ -652,14 +497,6 @@ struct ops_ctx {
 	int map, args, prog;
 	uint32_t ksize;
 };
-
-static void make_key(uint8_t *key, uint32_t ksize, uint64_t n)
-{
-	memset(key, 0, 16);
-	memcpy(key, &n, sizeof(n));
-	for (uint32_t i = sizeof(n); i < ksize; i++)
-		key[i] = (uint8_t)(0xa5 ^ (i * 7) ^ n);
-}
 
 /* 0 with the program's return in *ret and its out value in *out. */
 static int run_op(struct ops_ctx *c, uint32_t op, uint64_t n,
@@ -676,7 +513,7 @@ static int run_op(struct ops_ctx *c, uint32_t op, uint64_t n,
 	args.value = value;
 	args.out = ~0ULL;
 	make_key(args.key, c->ksize, n);
-	err = uupdate(c->args, &zero, &args, BPF_ANY);
+	err = elem_update(c->args, &zero, &args, BPF_ANY);
 	if (err)
 		return err;
 
@@ -690,7 +527,7 @@ static int run_op(struct ops_ctx *c, uint32_t op, uint64_t n,
 	if (err)
 		return err;
 	*ret = a.test.retval;
-	err = ulookup(c->args, &zero, &args);
+	err = elem_lookup(c->args, &zero, &args);
 	*out = args.out;
 	return err;
 }
@@ -698,6 +535,21 @@ static int run_op(struct ops_ctx *c, uint32_t op, uint64_t n,
 static uint64_t val_of(uint64_t n)
 {
 	return n * 1000003 + 17;
+}
+
+/* Keys first .. first + n - 1 with val_of() values, BPF_NOEXIST */
+static int insert_keys(int fd, uint32_t ksize, uint64_t first, uint64_t n)
+{
+	uint8_t key[16];
+	uint64_t v;
+	int err = 0;
+
+	for (uint64_t k = first; k < first + n && !err; k++) {
+		make_key(key, ksize, k);
+		v = val_of(k);
+		err = elem_update(fd, key, &v, BPF_NOEXIST);
+	}
+	return err;
 }
 
 #define BULK	128
@@ -711,87 +563,77 @@ static void check_prog_ops(uint32_t ksize)
 	int err, found, wrong, left, odd;
 	long n;
 
-	c.map = test_map(ksize, 8, 1024);
+	c.map = test_map(ksize, 8, 1024, 0);
 	c.args = array_map(sizeof(struct args));
 	if (c.map < 0 || c.args < 0) {
 		result(0, "prog, key %u: create the maps: %s %s", ksize,
-		       err_name(c.map < 0 ? c.map : 0),
-		       err_name(c.args < 0 ? c.args : 0));
+		       fd_err_name(c.map), fd_err_name(c.args));
 		goto out;
 	}
 	c.prog = load_ops_prog(c.map, c.args);
 	result(c.prog >= 0, "prog, key %u: load the socket filter: %s", ksize,
-	       err_name(c.prog < 0 ? c.prog : 0));
+	       fd_err_name(c.prog));
 	if (c.prog < 0)
 		goto out;
 
 	/* key 1: update, lookup, delete, lookup, all in the program */
 	err = run_op(&c, OP_ROUNDTRIP, 1, val_of(1), &ret, &out);
 	result(!err && !ret && out == val_of(1),
-	       "prog, key %u: update, lookup (value %s), delete, lookup misses: %s%s",
-	       ksize, out == val_of(1) ? "right" : "wrong",
-	       err ? "test_run " : "", err ? err_name(err) : ret_str(ret));
+	       "prog, key %u: update, lookup (value %s), delete, lookup misses: %s",
+	       ksize, out == val_of(1) ? "right" : "wrong", op_str(err, ret));
 	make_key(key, ksize, 1);
-	err = ulookup(c.map, key, &v);
+	err = elem_lookup(c.map, key, &v);
 	result(err == -ENOENT,
 	       "prog, key %u: user space misses the key the program deleted: %s",
 	       ksize, err_name(err));
 
 	/* key 2: inserted by the program, seen by user space */
 	err = run_op(&c, OP_INSERT, 2, val_of(2), &ret, &out);
-	result(!err && !ret, "prog, key %u: insert from the program: %s%s",
-	       ksize, err ? "test_run " : "",
-	       err ? err_name(err) : ret_str(ret));
+	result(!err && !ret, "prog, key %u: insert from the program: %s",
+	       ksize, op_str(err, ret));
 	make_key(key, ksize, 2);
 	v = 0;
-	err = ulookup(c.map, key, &v);
+	err = elem_lookup(c.map, key, &v);
 	result(!err && v == val_of(2),
 	       "prog, key %u: user space sees the program's insert: %s, value %s",
 	       ksize, err_name(err), v == val_of(2) ? "right" : "wrong");
 	err = run_op(&c, OP_INSERT, 2, val_of(3), &ret, &out);
 	result(!err && ret == RET(S_UPDATE, EEXIST),
 	       "prog, key %u: BPF_NOEXIST on an existing key from the program: %s (want step update: EEXIST)",
-	       ksize, err ? err_name(err) : ret_str(ret));
+	       ksize, op_str(err, ret));
 
 	/* key 3: inserted by user space, seen and deleted by the program */
-	make_key(key, ksize, 3);
-	v = val_of(3);
-	err = uupdate(c.map, key, &v, BPF_NOEXIST);
+	err = insert_keys(c.map, ksize, 3, 1);
 	out = 0;
 	if (!err)
 		err = run_op(&c, OP_LOOKUP, 3, 0, &ret, &out);
 	result(!err && !ret && out == val_of(3),
 	       "prog, key %u: the program sees user space's insert: %s, value %s",
-	       ksize, err ? err_name(err) : ret_str(ret),
-	       out == val_of(3) ? "right" : "wrong");
+	       ksize, op_str(err, ret), out == val_of(3) ? "right" : "wrong");
 	err = run_op(&c, OP_DELETE, 3, 0, &ret, &out);
 	result(!err && !ret, "prog, key %u: delete from the program: %s",
-	       ksize, err ? err_name(err) : ret_str(ret));
-	err = ulookup(c.map, key, &v);
+	       ksize, op_str(err, ret));
+	make_key(key, ksize, 3);
+	err = elem_lookup(c.map, key, &v);
 	result(err == -ENOENT,
 	       "prog, key %u: user space misses the deleted key: %s", ksize,
 	       err_name(err));
 	err = run_op(&c, OP_DELETE, 3, 0, &ret, &out);
 	result(!err && ret == RET(S_DELETE, ENOENT),
 	       "prog, key %u: delete of a missing key from the program: %s (want step delete: ENOENT)",
-	       ksize, err ? err_name(err) : ret_str(ret));
+	       ksize, op_str(err, ret));
 
 	/* key 2 deleted by user space: the program misses it */
 	make_key(key, ksize, 2);
-	err = udelete(c.map, key);
+	err = elem_delete(c.map, key);
 	if (!err)
 		err = run_op(&c, OP_LOOKUP, 2, 0, &ret, &out);
 	result(!err && ret == RET(S_LOOKUP, ENOENT),
 	       "prog, key %u: the program misses the key user space deleted: %s (want step lookup: ENOENT)",
-	       ksize, err ? err_name(err) : ret_str(ret));
+	       ksize, op_str(err, ret));
 
 	/* many keys (the table grows): the program finds each one */
-	err = 0;
-	for (uint64_t i = 0; i < BULK && !err; i++) {
-		make_key(key, ksize, 100 + i);
-		v = val_of(100 + i);
-		err = uupdate(c.map, key, &v, BPF_NOEXIST);
-	}
+	err = insert_keys(c.map, ksize, 100, BULK);
 	found = wrong = 0;
 	for (uint64_t i = 0; i < BULK && !err; i++) {
 		err = run_op(&c, OP_LOOKUP, 100 + i, 0, &ret, &out);
@@ -816,21 +658,18 @@ static void check_prog_ops(uint32_t ksize)
 	odd = 0;
 	for (uint64_t i = 0; i < BULK && !err; i++) {
 		make_key(key, ksize, 100 + i);
-		if (ulookup(c.map, key, &v) == (i & 1 ? 0 : -ENOENT))
+		if (elem_lookup(c.map, key, &v) == (i & 1 ? 0 : -ENOENT))
 			odd++;
 	}
-	n = count_elems(c.map);
+	n = count_keys(c.map, ksize, 1000000);
 	result(!err && !left && odd == BULK && n == BULK / 2,
 	       "prog, key %u: the program deletes %d: %d failed, %d of %d keys as expected, a walk counts %ld (want %d)%s%s",
 	       ksize, BULK / 2, left, odd, BULK, n, BULK / 2,
 	       err ? ", error " : "", err ? err_name(err) : "");
 out:
-	if (c.prog >= 0)
-		close(c.prog);
-	if (c.args >= 0)
-		close(c.args);
-	if (c.map >= 0)
-		close(c.map);
+	close_fd(c.prog);
+	close_fd(c.args);
+	close_fd(c.map);
 }
 
 /* ---- case 2: the BPF iterator of map elements ---- */
@@ -853,12 +692,7 @@ static int load_iter_prog(int stats_fd, uint32_t btf_id)
 
 	prog_init(&p);
 	emit(&p, MOV_REG(R6, R1));
-	emit(&p, ST_IMM(BPF_W, FP, -4, 0));
-	emit(&p, MOV_REG(R2, FP));
-	emit(&p, ADD_IMM(R2, -4));
-	emit_map(&p, R1, stats_fd);
-	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
-	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_OUT);
+	emit_lookup0(&p, stats_fd, L_OUT);
 	emit(&p, MOV_REG(R9, R0));
 	emit(&p, MOV_IMM(R3, 1));
 	emit(&p, LDX(BPF_DW, R7, R6, 16));	/* ctx->key */
@@ -878,20 +712,41 @@ static int load_iter_prog(int stats_fd, uint32_t btf_id)
 	emit(&p, ADD_IMM(R2, -24));
 	emit(&p, MOV_IMM(R3, 16));
 	emit(&p, CALL(BPF_FUNC_seq_write));
-	emit_jmp(&p, JA(), L_OUT);
+	emit_exit(&p, 0);
 
-	label(&p, L_END);
-	emit(&p, XADD(R9, R3, I_ENDCALLS * 8));
-	emit_jmp(&p, JA(), L_OUT);
-
-	label(&p, L_NOVALUE);
-	emit(&p, XADD(R9, R3, I_NOVALUE * 8));
-
+	emit_count_exit(&p, L_END, R9, R3, I_ENDCALLS);
+	emit_count_exit(&p, L_NOVALUE, R9, R3, I_NOVALUE);
 	label(&p, L_OUT);
-	emit(&p, MOV_IMM(R0, 0));
-	emit(&p, EXIT());
+	emit_exit(&p, 0);
 
 	return prog_load(&p, BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, btf_id);
+}
+
+/*
+ * read() fd ITER_READ bytes at a time until at least limit bytes came,
+ * EOF or an error: into buf one after the other if keep, else each over
+ * the last. Returns the bytes read; *end the last read()'s return
+ * (0: EOF; < 0: error, -errno in *err), *reads the number of reads.
+ */
+static size_t read_chunks(int fd, uint8_t *buf, size_t limit, bool keep,
+			  int *reads, ssize_t *end, int *err)
+{
+	size_t total = 0;
+	ssize_t r = 0;
+
+	*reads = 0;
+	*err = 0;
+	while (total < limit) {
+		r = read(fd, buf + (keep ? total : 0), ITER_READ);
+		if (r <= 0)
+			break;
+		total += r;
+		(*reads)++;
+	}
+	if (r < 0)
+		*err = -errno;
+	*end = r;
+	return total;
 }
 
 static void check_iter(void)
@@ -918,14 +773,13 @@ static void check_iter(void)
 	if (id <= 0)
 		return;
 
-	map = test_map(8, 8, 2 * ITER_N);
+	map = test_map(8, 8, 2 * ITER_N, 0);
 	sfd = array_map(sizeof(stats));
-	for (uint64_t k = 1; k <= ITER_N && map >= 0 && !err; k++) {
-		uint64_t v = val_of(k);
-
-		err = uupdate(map, &k, &v, BPF_NOEXIST);
+	if (map >= 0)
+		err = insert_keys(map, 8, 1, ITER_N);
+	for (uint64_t k = 1; k <= ITER_N; k++) {
 		ksum += k;
-		vsum += v;
+		vsum += val_of(k);
 	}
 	result(map >= 0 && sfd >= 0 && !err,
 	       "iter: create the maps and insert %d elements: %s", ITER_N,
@@ -935,7 +789,7 @@ static void check_iter(void)
 
 	prog = load_iter_prog(sfd, id);
 	result(prog >= 0, "iter: load the iterator program: %s",
-	       err_name(prog < 0 ? prog : 0));
+	       fd_err_name(prog));
 	if (prog < 0)
 		goto out;
 
@@ -954,7 +808,7 @@ static void check_iter(void)
 	}
 	result(link >= 0 && it >= 0,
 	       "iter: BPF_LINK_CREATE %s, BPF_ITER_CREATE %s",
-	       err_name(link < 0 ? link : 0), err_name(it < 0 ? it : 0));
+	       fd_err_name(link), fd_err_name(it));
 	if (it < 0)
 		goto out;
 
@@ -964,15 +818,8 @@ static void check_iter(void)
 	 * counters after that one pass.
 	 */
 	buf = malloc(cap + ITER_READ);
-	while (buf && total < want) {
-		r = read(it, buf + total, ITER_READ);
-		if (r <= 0)
-			break;
-		total += r;
-		reads++;
-	}
-	if (r < 0)
-		err = -errno;
+	if (buf)
+		total = read_chunks(it, buf, want, true, &reads, &r, &err);
 	memset(seen, 0, sizeof(seen));
 	for (size_t o = 0; buf && o + sizeof(rec) <= total; o += sizeof(rec)) {
 		memcpy(rec, buf + o, sizeof(rec));
@@ -987,7 +834,7 @@ static void check_iter(void)
 	       r < 0 ? ", error " : r == 0 && total < want ? ", early EOF" : "",
 	       r < 0 ? err_name(err) : "");
 
-	err = ulookup(sfd, &zero, stats);
+	err = elem_lookup(sfd, &zero, stats);
 	result(!err && stats[I_COUNT] == ITER_N && stats[I_KEYSUM] == ksum &&
 	       stats[I_VALSUM] == vsum && stats[I_ENDCALLS] == 1 &&
 	       !stats[I_NOVALUE],
@@ -1005,18 +852,10 @@ static void check_iter(void)
 	 * much: a walk that starts over after its end never reaches EOF.
 	 */
 	more = 0;
-	reads = 0;
 	r = 0;
-	err = 0;
-	while (buf && more <= cap - want) {
-		r = read(it, buf, ITER_READ);
-		if (r <= 0)
-			break;
-		more += r;
-		reads++;
-	}
-	if (r < 0)
-		err = -errno;
+	if (buf)
+		more = read_chunks(it, buf, cap - want + 1, false, &reads, &r,
+				   &err);
 	result(buf && r == 0 && !more,
 	       "iter: read() after the last record: EOF%s%s%s",
 	       r < 0 ? " expected, got " : "", r < 0 ? err_name(err) : "",
@@ -1026,16 +865,11 @@ static void check_iter(void)
 		       more, reads);
 out:
 	free(buf);
-	if (it >= 0)
-		close(it);
-	if (link >= 0)
-		close(link);
-	if (prog >= 0)
-		close(prog);
-	if (sfd >= 0)
-		close(sfd);
-	if (map >= 0)
-		close(map);
+	close_fd(it);
+	close_fd(link);
+	close_fd(prog);
+	close_fd(sfd);
+	close_fd(map);
 }
 
 /* ---- case 3: deletes from a perf event program ---- */
@@ -1059,12 +893,7 @@ static int load_perf_prog(int map_fd, int stats_fd)
 	struct prog p;
 
 	prog_init(&p);
-	emit(&p, ST_IMM(BPF_W, FP, -4, 0));
-	emit(&p, MOV_REG(R2, FP));
-	emit(&p, ADD_IMM(R2, -4));
-	emit_map(&p, R1, stats_fd);
-	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
-	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), L_OUT);
+	emit_lookup0(&p, stats_fd, L_OUT);
 	emit(&p, MOV_REG(R6, R0));
 	emit(&p, MOV_IMM(R1, 1));
 	emit(&p, FETCH_ADD(R6, R1, P_CURSOR * 8));
@@ -1079,32 +908,15 @@ static int load_perf_prog(int map_fd, int stats_fd)
 	emit_jmp(&p, J_IMM(BPF_JEQ, R0, -EBUSY), L_BUSY);
 	emit(&p, XADD(R6, R1, P_OTHER * 8));
 	emit(&p, STX(BPF_DW, R6, R0, P_LASTERR * 8));
-	emit_jmp(&p, JA(), L_OUT);
+	emit_exit(&p, 0);
 
-	label(&p, L_OK);
-	emit(&p, XADD(R6, R1, P_DELETED * 8));
-	emit_jmp(&p, JA(), L_OUT);
-
-	label(&p, L_MISS);
-	emit(&p, XADD(R6, R1, P_MISSES * 8));
-	emit_jmp(&p, JA(), L_OUT);
-
-	label(&p, L_BUSY);
-	emit(&p, XADD(R6, R1, P_BUSY * 8));
-
+	emit_count_exit(&p, L_OK, R6, R1, P_DELETED);
+	emit_count_exit(&p, L_MISS, R6, R1, P_MISSES);
+	emit_count_exit(&p, L_BUSY, R6, R1, P_BUSY);
 	label(&p, L_OUT);
-	emit(&p, MOV_IMM(R0, 0));
-	emit(&p, EXIT());
+	emit_exit(&p, 0);
 
 	return prog_load(&p, BPF_PROG_TYPE_PERF_EVENT, 0, 0);
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 struct perf_run {
@@ -1130,23 +942,20 @@ static void perf_attempt(int hw, struct perf_run *pr)
 	memset(pr, 0, sizeof(*pr));
 	pr->event = hw ? "hardware cycles (NMI)" :
 			 "software cpu-clock (hrtimer interrupt)";
-	map = test_map(8, 8, 2 * (PERF_PRE + PERF_EXTRA));
+	map = test_map(8, 8, 2 * (PERF_PRE + PERF_EXTRA), 0);
 	sfd = array_map(P_SLOTS * sizeof(uint64_t));
 	if (map < 0 || sfd < 0) {
 		pr->err = map < 0 ? map : sfd;
 		pr->failed = "create the maps";
 		goto out;
 	}
-	for (k = 0; k < PERF_PRE; k++) {
-		v = val_of(k);
-		err = uupdate(map, &k, &v, BPF_NOEXIST);
-		if (err) {
-			pr->err = err;
-			pr->failed = "insert from user space";
-			goto out;
-		}
-		pr->inserted++;
+	err = insert_keys(map, 8, 0, PERF_PRE);
+	if (err) {
+		pr->err = err;
+		pr->failed = "insert from user space";
+		goto out;
 	}
+	pr->inserted = PERF_PRE;
 	prog = load_perf_prog(map, sfd);
 	if (prog < 0) {
 		pr->err = prog;
@@ -1179,7 +988,7 @@ static void perf_attempt(int hw, struct perf_run *pr)
 		if (i < PERF_EXTRA) {
 			k = EXTRA_KEY(i);
 			v = val_of(k);
-			err = uupdate(map, &k, &v, BPF_NOEXIST);
+			err = elem_update(map, &k, &v, BPF_NOEXIST);
 			if (!err)
 				pr->inserted++;
 			else if (!pr->insert_err++)
@@ -1190,7 +999,7 @@ static void perf_attempt(int hw, struct perf_run *pr)
 		}
 		if (i % 16)
 			continue;
-		if (ulookup(sfd, &zero, pr->stats))
+		if (elem_lookup(sfd, &zero, pr->stats))
 			break;
 		pr->ns = now_ns() - start;
 		if ((i >= PERF_EXTRA && pr->stats[P_DELETED] >= PERF_TARGET) ||
@@ -1202,22 +1011,18 @@ static void perf_attempt(int hw, struct perf_run *pr)
 	pfd = -1;
 	pr->ns = now_ns() - start;
 
-	err = ulookup(sfd, &zero, pr->stats);
+	err = elem_lookup(sfd, &zero, pr->stats);
 	if (err) {
 		pr->err = err;
 		pr->failed = "read the program's counters";
 		goto out;
 	}
-	pr->count = count_elems(map);
+	pr->count = count_keys(map, 8, 1000000);
 out:
-	if (pfd >= 0)
-		close(pfd);
-	if (prog >= 0)
-		close(prog);
-	if (sfd >= 0)
-		close(sfd);
-	if (map >= 0)
-		close(map);
+	close_fd(pfd);
+	close_fd(prog);
+	close_fd(sfd);
+	close_fd(map);
 }
 
 static void check_perf(void)
@@ -1277,16 +1082,11 @@ static void check_perf(void)
 
 int main(int argc, char **argv)
 {
-	int opt, fd, named;
+	int opt, status;
 
 	while ((opt = getopt(argc, argv, "t:")) != -1) {
-		if (opt == 't' && !strcmp(optarg, "rhash"))
+		if (opt == 't' && !set_map_type(optarg))
 			continue;
-		if (opt == 't' && !strcmp(optarg, "hash")) {
-			map_type = BPF_MAP_TYPE_HASH;
-			type_name = "hash";
-			continue;
-		}
 		fprintf(stderr, "usage: rhashprog [-t rhash|hash]\n");
 		return 2;
 	}
@@ -1295,33 +1095,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	if (map_type == MAP_TYPE_RHASH) {
-		fd = test_map(8, 8, 16);
-		named = btf_has_string("BPF_MAP_TYPE_RHASH");
-		if (fd == -EINVAL && named != 1) {
-			printf("# RHASH absent: creating BPF_MAP_TYPE_RHASH gives EINVAL%s\n",
-			       named < 0 ? " (no " BTF_PATH " to confirm)" :
-			       " and the kernel's BTF does not name it");
-			printf("1..0 # SKIP RHASH absent on this kernel\n");
-			return 0;
-		}
-		result(fd >= 0, "create BPF_MAP_TYPE_RHASH: %s%s",
-		       err_name(fd >= 0 ? 0 : fd),
-		       named == 1 ? " (the kernel's BTF names it)" : "");
-		if (fd < 0) {
-			printf("1..%d\n", ntest);
-			return 1;
-		}
-		close(fd);
-	} else {
+	tap_prefix = type_name;
+	if (map_type == BPF_MAP_TYPE_HASH)
 		printf("# BPF_MAP_TYPE_HASH with BPF_F_NO_PREALLOC\n");
-	}
+	status = rhash_probe();
+	if (status >= 0)
+		return status;
 
 	check_prog_ops(8);	/* word-sized key */
 	check_prog_ops(12);	/* generic key */
 	check_iter();
 	check_perf();
-	printf("1..%d\n", ntest);
-	return nfail ? 1 : 0;
+	return tap_done();
 }

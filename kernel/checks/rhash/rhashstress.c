@@ -34,24 +34,9 @@
  * failed, 2 on usage errors.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <linux/bpf.h>
+#include "rhashlib.h"
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-
-/* upstream 7.2's number; Debian 12's <linux/bpf.h> predates the type */
-#define MAP_TYPE_RHASH	35
-#define BTF_PATH	"/sys/kernel/btf/vmlinux"
 
 #define NWRITERS	2
 #define NLOOKUPS	2
@@ -62,7 +47,6 @@
 #define BATCH_COUNT	64
 #define SEQ_SHIFT	40	/* value seq: owner + 1 above, counter below */
 #define MAX_EVENTS	16	/* resize events printed as # lines */
-#define MAX_KEY		1024
 #define NTESTS		14
 
 /* Every value: a sequence number and a word fixed by the key. */
@@ -120,7 +104,7 @@ struct sampler {
 	struct errlog err;
 };
 
-static int map_fd, map_type, fdinfo_fd;
+static int map_fd, fdinfo_fd;
 static uint32_t key_size = 8, nkeys = 3000;
 static bool is_rhash;
 static int64_t elem_mem, base_mem;	/* memlock model, from calibration */
@@ -130,27 +114,10 @@ static pthread_barrier_t wave_barrier;
 static _Atomic int stop_readers;
 static _Atomic int more_waves;
 static double t_start, deadline;
-static int ntest, nfail;
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void result(int good, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", good ? "" : "not ", ++ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!good)
-		nfail++;
+	return now_ns() / 1e9;
 }
 
 static void note(struct errlog *e, const char *fmt, ...)
@@ -175,27 +142,6 @@ static const char *first_err(const struct errlog *e)
 	return buf;
 }
 
-static const char *err_name(int err)
-{
-	static __thread char buf[32];
-
-	switch (err) {
-	case 0: return "0";
-	case -ENOENT: return "ENOENT";
-	case -EEXIST: return "EEXIST";
-	case -EAGAIN: return "EAGAIN";
-	case -EINVAL: return "EINVAL";
-	case -E2BIG: return "E2BIG";
-	case -ENOMEM: return "ENOMEM";
-	case -EBUSY: return "EBUSY";
-	case -ENOSPC: return "ENOSPC";
-	case -EPERM: return "EPERM";
-	case -EFAULT: return "EFAULT";
-	}
-	snprintf(buf, sizeof(buf), "errno %d", -err);
-	return buf;
-}
-
 static uint64_t rnd_next(uint64_t *s)
 {
 	uint64_t x = *s;
@@ -205,115 +151,6 @@ static uint64_t rnd_next(uint64_t *s)
 	x ^= x >> 27;
 	*s = x;
 	return x * 0x2545f4914f6cdd1dULL;
-}
-
-/* ---- raw bpf() ---- */
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
-/* Returns the map fd, or -errno. */
-static int map_create(uint32_t type, uint32_t max, uint64_t extra)
-{
-	union bpf_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	a.map_type = type;
-	a.key_size = key_size;
-	a.value_size = sizeof(struct val);
-	a.max_entries = max;
-	a.map_flags = BPF_F_NO_PREALLOC;
-	a.map_extra = extra;
-	fd = sys_bpf(BPF_MAP_CREATE, &a);
-	return fd < 0 ? -errno : fd;
-}
-
-static int elem_op(int fd, int cmd, const void *key, void *value,
-		   uint64_t flags)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = fd;
-	a.key = (uintptr_t)key;
-	a.value = (uintptr_t)value;
-	a.flags = flags;
-	return sys_bpf(cmd, &a) < 0 ? -errno : 0;
-}
-
-static int update(const void *key, const struct val *v, uint64_t flags)
-{
-	return elem_op(map_fd, BPF_MAP_UPDATE_ELEM, key, (void *)v, flags);
-}
-
-static int lookup(const void *key, struct val *v)
-{
-	return elem_op(map_fd, BPF_MAP_LOOKUP_ELEM, key, v, 0);
-}
-
-static int delete(const void *key)
-{
-	return elem_op(map_fd, BPF_MAP_DELETE_ELEM, key, NULL, 0);
-}
-
-static int next_key(const void *key, void *next)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = map_fd;
-	a.key = (uintptr_t)key;
-	a.next_key = (uintptr_t)next;
-	return sys_bpf(BPF_MAP_GET_NEXT_KEY, &a) < 0 ? -errno : 0;
-}
-
-/* One lookup_batch call; *count in/out. Returns 0 or -errno. */
-static int lookup_batch(void *in, void *out, void *keys, void *values,
-			uint32_t *count)
-{
-	union bpf_attr a;
-	int err;
-
-	memset(&a, 0, sizeof(a));
-	a.batch.map_fd = map_fd;
-	a.batch.in_batch = (uintptr_t)in;
-	a.batch.out_batch = (uintptr_t)out;
-	a.batch.keys = (uintptr_t)keys;
-	a.batch.values = (uintptr_t)values;
-	a.batch.count = *count;
-	err = sys_bpf(BPF_MAP_LOOKUP_BATCH, &a) < 0 ? -errno : 0;
-	*count = a.batch.count;
-	return err;
-}
-
-/* Does the running kernel's BTF name the type? */
-static bool btf_names_rhash(void)
-{
-	static const char needle[] = "BPF_MAP_TYPE_RHASH";
-	const size_t n = sizeof(needle) - 1;
-	static char buf[65536];
-	size_t have = 0;
-	bool found = false;
-	ssize_t r;
-	int fd;
-
-	fd = open(BTF_PATH, O_RDONLY);
-	if (fd < 0)
-		return false;
-	while (!found && (r = read(fd, buf + have, sizeof(buf) - have)) > 0) {
-		have += r;
-		found = memmem(buf, have, needle, n) != NULL;
-		if (have >= n) {
-			/* keep a partial match across the next read */
-			memmove(buf, buf + have - (n - 1), n - 1);
-			have = n - 1;
-		}
-	}
-	close(fd);
-	return found;
 }
 
 /* "memlock:" of fdinfo; -1 on error */
@@ -353,35 +190,29 @@ static int64_t memlock_of(int fd)
 	return m;
 }
 
-/* ---- keys and values ---- */
+/* ---- the map, keys and values ---- */
+
+/* A map like the one under stress, with map_extra hint */
+static int stress_map(uint64_t hint)
+{
+	return test_map(key_size, sizeof(struct val), MAX_ENTRIES, hint);
+}
 
 static uint32_t key_id(int w, uint32_t i)
 {
 	return ((uint32_t)(w + 1) << ID_SHIFT) | i;
 }
 
-/* The id in the first 4 bytes, then a pattern that depends on it. */
-static void make_key(uint8_t *key, uint32_t id)
-{
-	uint32_t i;
-
-	memcpy(key, &id, sizeof(id));
-	for (i = sizeof(id); i < key_size; i++)
-		key[i] = (uint8_t)(id * 131 + i * 29);
-}
-
 /*
  * The owner and index of a key; false for a key no writer would make
- * (bad pattern, or outside every writer's range).
+ * (not a make_key() key, or outside every writer's range).
  */
 static bool decode_key(const uint8_t *key, int *w, uint32_t *idx)
 {
-	uint32_t id, i, hi;
+	uint64_t id, hi;
 
-	memcpy(&id, key, sizeof(id));
-	for (i = sizeof(id); i < key_size; i++)
-		if (key[i] != (uint8_t)(id * 131 + i * 29))
-			return false;
+	if (!key_num(key, key_size, &id))
+		return false;
 	hi = id >> ID_SHIFT;
 	*idx = id & ((1U << ID_SHIFT) - 1);
 	if (hi < 1 || hi > NWRITERS || *idx >= nkeys)
@@ -465,7 +296,7 @@ static void check_own(struct writer *w, const uint8_t *key, uint32_t idx)
 	struct val v;
 	int err;
 
-	err = lookup(key, &v);
+	err = elem_lookup(map_fd, key, &v);
 	expect(w, err, 0, "own lookup", idx);
 	if (!err && memcmp(&v, &w->val[idx], sizeof(v)))
 		note(&w->err, "wave %ld: own lookup key %u: seq %#llx, want %#llx",
@@ -490,11 +321,11 @@ static void fill(struct writer *w, unsigned int pct)
 	shuffle(w);
 	for (n = 0; n < nkeys; n++) {
 		idx = w->order[n];
-		make_key(key, key_id(w->id, idx));
+		make_key(key, key_size, key_id(w->id, idx));
 		r = rnd_next(&w->rnd) % 16;
 		if (w->present[idx]) {
 			next_value(w, idx, &v);
-			err = update(key, &v, BPF_EXIST);
+			err = elem_update(map_fd, key, &v, BPF_EXIST);
 			expect(w, err, 0, "update BPF_EXIST", idx);
 			if (!err)
 				w->val[idx] = v;
@@ -504,17 +335,17 @@ static void fill(struct writer *w, unsigned int pct)
 			continue;
 		if (r == 0) {
 			next_value(w, idx, &v);
-			expect(w, update(key, &v, BPF_EXIST), -ENOENT,
-			       "update BPF_EXIST of an absent key", idx);
+			expect(w, elem_update(map_fd, key, &v, BPF_EXIST),
+			       -ENOENT, "update BPF_EXIST of an absent key", idx);
 			w->checks++;
 		} else if (r == 1) {
-			expect(w, delete(key), -ENOENT,
+			expect(w, elem_delete(map_fd, key), -ENOENT,
 			       "delete of an absent key", idx);
 			w->checks++;
 		}
 		next_value(w, idx, &v);
 		flags = r == 5 ? BPF_ANY : BPF_NOEXIST;
-		err = update(key, &v, flags);
+		err = elem_update(map_fd, key, &v, flags);
 		expect(w, err, 0, flags == BPF_ANY ? "insert BPF_ANY" :
 		       "insert BPF_NOEXIST", idx);
 		if (err)
@@ -524,14 +355,15 @@ static void fill(struct writer *w, unsigned int pct)
 		atomic_fetch_add(&w->count, 1);
 		if (r == 2) {
 			next_value(w, idx, &v);
-			expect(w, update(key, &v, BPF_NOEXIST), -EEXIST,
-			       "update BPF_NOEXIST of a present key", idx);
+			expect(w, elem_update(map_fd, key, &v, BPF_NOEXIST),
+			       -EEXIST, "update BPF_NOEXIST of a present key",
+			       idx);
 			w->checks++;
 		} else if (r == 3) {
 			check_own(w, key, idx);
 		} else if (r == 4) {
 			next_value(w, idx, &v);
-			err = update(key, &v, BPF_ANY);
+			err = elem_update(map_fd, key, &v, BPF_ANY);
 			expect(w, err, 0, "update BPF_ANY", idx);
 			if (!err)
 				w->val[idx] = v;
@@ -557,11 +389,11 @@ static void drain(struct writer *w)
 		idx = w->order[n];
 		if (!w->present[idx] || is_resident(idx))
 			continue;
-		make_key(key, key_id(w->id, idx));
+		make_key(key, key_size, key_id(w->id, idx));
 		r = rnd_next(&w->rnd) % 16;
 		if (r < 2) {
 			memset(&v, 0, sizeof(v));
-			err = elem_op(map_fd, BPF_MAP_LOOKUP_AND_DELETE_ELEM,
+			err = elem_op(BPF_MAP_LOOKUP_AND_DELETE_ELEM, map_fd,
 				      key, &v, 0);
 			expect(w, err, 0, "lookup_and_delete", idx);
 			if (!err && memcmp(&v, &w->val[idx], sizeof(v)))
@@ -571,7 +403,7 @@ static void drain(struct writer *w)
 				     (unsigned long long)w->val[idx].seq);
 			w->lad_checks++;
 		} else {
-			err = delete(key);
+			err = elem_delete(map_fd, key);
 			expect(w, err, 0, "delete", idx);
 		}
 		if (err && err != -ENOENT)
@@ -579,10 +411,11 @@ static void drain(struct writer *w)
 		w->present[idx] = 0;
 		atomic_fetch_sub(&w->count, 1);
 		if (r == 2) {
-			expect(w, delete(key), -ENOENT, "second delete", idx);
+			expect(w, elem_delete(map_fd, key), -ENOENT,
+			       "second delete", idx);
 			w->checks++;
 		} else if (r == 3) {
-			expect(w, lookup(key, &v), -ENOENT,
+			expect(w, elem_lookup(map_fd, key, &v), -ENOENT,
 			       "lookup of a deleted key", idx);
 			w->checks++;
 		}
@@ -590,9 +423,9 @@ static void drain(struct writer *w)
 			res = rnd_next(&w->rnd) %
 			      ((nkeys + RESIDENT_EVERY - 1) / RESIDENT_EVERY) *
 			      RESIDENT_EVERY;
-			make_key(key, key_id(w->id, res));
+			make_key(key, key_size, key_id(w->id, res));
 			next_value(w, res, &v);
-			err = update(key, &v, BPF_EXIST);
+			err = elem_update(map_fd, key, &v, BPF_EXIST);
 			expect(w, err, 0, "update BPF_EXIST of a resident key",
 			       res);
 			if (!err)
@@ -644,10 +477,10 @@ static void *reader_main(void *arg)
 		r = rnd_next(&rd->rnd);
 		w = r % (NWRITERS + 1);	/* NWRITERS: nobody's keys */
 		idx = (r >> 16) % nkeys;
-		make_key(key, key_id(w, idx));
+		make_key(key, key_size, key_id(w, idx));
 		resident = w < NWRITERS && is_resident(idx) &&
 			   atomic_load(&writers[w].resident_ready);
-		err = lookup(key, &v);
+		err = elem_lookup(map_fd, key, &v);
 		rd->lookups++;
 		if (err == -ENOENT) {
 			rd->enoent++;
@@ -690,50 +523,43 @@ static void *reader_main(void *arg)
 
 static void walk_once(struct iterator *it)
 {
-	uint8_t key[MAX_KEY], next[MAX_KEY];
-	long steps = 0, cap = 4L * NWRITERS * nkeys + 64;
+	struct key_walk kw = { .fd = map_fd, .ksize = key_size };
+	long cap = 4L * NWRITERS * nkeys + 64;
 	uint32_t idx;
 	int w, err;
 
-	for (;;) {
-		err = next_key(steps ? key : NULL, next);
-		if (err == -ENOENT)
-			break;
-		if (err) {
-			note(&it->walk_err, "get_next_key after %ld keys: %s",
-			     steps, err_name(err));
-			return;
-		}
-		if (!decode_key(next, &w, &idx)) {
-			memcpy(&idx, next, sizeof(idx));
+	while (!(err = walk_next(&kw))) {
+		if (!decode_key(kw.key, &w, &idx)) {
+			memcpy(&idx, kw.key, sizeof(idx));
 			note(&it->walk_err, "get_next_key gave a key no writer owns (id %#x)",
 			     idx);
 			return;
 		}
-		memcpy(key, next, key_size);
-		if (++steps > cap) {
+		if (kw.n > cap) {
 			it->capped++;
 			break;
 		}
 	}
+	if (err && err != -ENOENT) {
+		note(&it->walk_err, "get_next_key after %ld keys: %s", kw.n,
+		     err_name(err));
+		return;
+	}
 	it->walks++;
-	it->walk_keys += steps;
+	it->walk_keys += kw.n;
 }
 
 static void batch_walk_once(struct iterator *it)
 {
 	static uint8_t keys[BATCH_COUNT * MAX_KEY];
 	static struct val vals[BATCH_COUNT];
-	uint8_t in[MAX_KEY + 8], out[MAX_KEY + 8];
+	struct batch_walk bw = { .cmd = BPF_MAP_LOOKUP_BATCH, .fd = map_fd };
 	uint32_t count, i, idx;
 	int w, err, restarts = 0;
-	bool first = true;
 
-	memset(in, 0, sizeof(in));
-	memset(out, 0, sizeof(out));
 	for (;;) {
 		count = BATCH_COUNT;
-		err = lookup_batch(first ? NULL : in, out, keys, vals, &count);
+		err = batch_next(&bw, keys, vals, &count);
 		for (i = 0; i < count && i < BATCH_COUNT; i++) {
 			if (!decode_key(keys + i * key_size, &w, &idx)) {
 				note(&it->batch_err, "lookup_batch gave a key no writer owns");
@@ -754,15 +580,13 @@ static void batch_walk_once(struct iterator *it)
 				it->bgiveup++;
 				return;
 			}
-			first = true;
+			bw.started = false;
 			continue;
 		}
 		if (err) {
 			note(&it->batch_err, "lookup_batch: %s", err_name(err));
 			return;
 		}
-		memcpy(in, out, sizeof(in));
-		first = false;
 	}
 	it->bwalks++;
 }
@@ -888,8 +712,8 @@ static int fill_keys(int fd, uint32_t n)
 	int err;
 
 	for (i = 0; i < n; i++) {
-		make_key(key, key_id(NWRITERS, i));
-		err = elem_op(fd, BPF_MAP_UPDATE_ELEM, key, &v, BPF_NOEXIST);
+		make_key(key, key_size, key_id(NWRITERS, i));
+		err = elem_update(fd, key, &v, BPF_NOEXIST);
 		if (err)
 			return err;
 	}
@@ -911,12 +735,12 @@ static void calibrate(void)
 	int fd_small = -1, fd_big, err;
 	char what[200] = "";
 
-	fd_big = map_create(map_type, MAX_ENTRIES, is_rhash ? 3000 : 0);
+	fd_big = stress_map(is_rhash ? 3000 : 0);
 	if (is_rhash)
-		fd_small = map_create(map_type, MAX_ENTRIES, 96);
+		fd_small = stress_map(96);
 	if (fd_big < 0 || (is_rhash && fd_small < 0)) {
 		result(0, "memlock model: create calibration maps: %s",
-		       err_name(fd_big < 0 ? fd_big : fd_small));
+		       fd_err_name(fd_big < 0 ? fd_big : fd_small));
 		goto out;
 	}
 	m_big = memlock_of(fd_big);
@@ -955,10 +779,8 @@ static void calibrate(void)
 	       (long long)(m_full - m_big) / 256, (long long)want_elem,
 	       (long long)(m_big - m_small), 8 * (4096 - 128), what);
 out:
-	if (fd_big >= 0)
-		close(fd_big);
-	if (fd_small >= 0)
-		close(fd_small);
+	close_fd(fd_big);
+	close_fd(fd_small);
 }
 
 /* ---- checks once the threads are done ---- */
@@ -975,31 +797,29 @@ static long expected_present(void)
 
 static void final_walk(void)
 {
-	uint8_t key[MAX_KEY], next[MAX_KEY], *seen[NWRITERS];
-	long found = 0, dup = 0, bad = 0, cap = MAX_ENTRIES + 16;
-	long want = expected_present();
+	struct key_walk kw = { .fd = map_fd, .ksize = key_size };
+	long found = 0, dup = 0, bad = 0, want = expected_present();
+	uint8_t *seen[NWRITERS];
 	uint32_t idx;
 	int w, err;
 
 	for (w = 0; w < NWRITERS; w++)
 		seen[w] = calloc(nkeys, 1);
-	for (;;) {
-		err = next_key(found + dup + bad ? key : NULL, next);
-		if (err)
-			break;
-		if (!decode_key(next, &w, &idx) || !writers[w].present[idx])
+	while (!(err = walk_next(&kw))) {
+		if (!decode_key(kw.key, &w, &idx) || !writers[w].present[idx])
 			bad++;
 		else if (seen[w][idx]++)
 			dup++;
 		else
 			found++;
-		memcpy(key, next, key_size);
-		if (found + dup + bad > cap)
+		if (kw.n > MAX_ENTRIES + 16) {
+			err = -ELOOP;
 			break;
+		}
 	}
-	result(err == -ENOENT && found + dup + bad == want,
+	result(err == -ENOENT && kw.n == want,
 	       "after the stress: get_next_key walk counts %ld keys, the writers expect %ld (ends %s)",
-	       found + dup + bad, want, err_name(err));
+	       kw.n, want, err_name(err));
 	result(!dup && !bad && found == want,
 	       "after the stress: walk sees each expected key once (%ld), %ld twice, %ld unexpected",
 	       found, dup, bad);
@@ -1011,20 +831,18 @@ static void final_batch(void)
 {
 	static uint8_t keys[BATCH_COUNT * MAX_KEY];
 	static struct val vals[BATCH_COUNT];
-	uint8_t in[MAX_KEY + 8], out[MAX_KEY + 8], *seen[NWRITERS];
+	struct batch_walk bw = { .cmd = BPF_MAP_LOOKUP_BATCH, .fd = map_fd };
 	long found = 0, dup = 0, bad = 0, wrong = 0, calls = 0;
 	long want = expected_present();
+	uint8_t *seen[NWRITERS];
 	uint32_t count, i, idx;
-	bool first = true;
 	int w, err;
 
 	for (w = 0; w < NWRITERS; w++)
 		seen[w] = calloc(nkeys, 1);
-	memset(in, 0, sizeof(in));
-	memset(out, 0, sizeof(out));
 	do {
 		count = BATCH_COUNT;
-		err = lookup_batch(first ? NULL : in, out, keys, vals, &count);
+		err = batch_next(&bw, keys, vals, &count);
 		for (i = 0; i < count && i < BATCH_COUNT; i++) {
 			if (!decode_key(keys + i * key_size, &w, &idx) ||
 			    !writers[w].present[idx]) {
@@ -1039,8 +857,6 @@ static void final_batch(void)
 				   sizeof(vals[i])))
 				wrong++;
 		}
-		memcpy(in, out, sizeof(in));
-		first = false;
 	} while (!err && ++calls < MAX_ENTRIES);
 	result(err == -ENOENT && found == want && !dup && !bad && !wrong,
 	       "after the stress: lookup_batch walk finds %ld of %ld keys, %ld twice, %ld unexpected, %ld wrong values (ends %s)",
@@ -1062,8 +878,8 @@ static void final_lookups(void)
 	for (i = 0; i < NWRITERS; i++) {
 		w = &writers[i];
 		for (idx = 0; idx < nkeys; idx++) {
-			make_key(key, key_id(i, idx));
-			err = lookup(key, &v);
+			make_key(key, key_size, key_id(i, idx));
+			err = elem_lookup(map_fd, key, &v);
 			if (!w->present[idx]) {
 				absent++;
 				if (err != -ENOENT) {
@@ -1090,8 +906,9 @@ static void final_lookups(void)
 
 static void delete_all(void)
 {
-	uint8_t key[MAX_KEY], next[MAX_KEY];
-	long deleted = 0, left = 0, bad = 0;
+	struct key_walk kw = { .fd = map_fd, .ksize = key_size };
+	long deleted = 0, bad = 0;
+	uint8_t key[MAX_KEY];
 	struct errlog e = { 0 };
 	int64_t m = -1, t = 0;
 	uint32_t idx;
@@ -1103,8 +920,8 @@ static void delete_all(void)
 		for (idx = 0; idx < nkeys; idx++) {
 			if (!writers[w].present[idx])
 				continue;
-			make_key(key, key_id(w, idx));
-			err = delete(key);
+			make_key(key, key_size, key_id(w, idx));
+			err = elem_delete(map_fd, key);
 			if (err) {
 				bad++;
 				note(&e, "delete key %u of writer %d: %s", idx,
@@ -1114,14 +931,11 @@ static void delete_all(void)
 			}
 		}
 	}
-	for (err = next_key(NULL, next); !err && left <= MAX_ENTRIES;
-	     err = next_key(key, next)) {
-		memcpy(key, next, key_size);
-		left++;
-	}
-	result(!bad && !left && err == -ENOENT,
+	while (!(err = walk_next(&kw)) && kw.n <= MAX_ENTRIES)
+		;
+	result(!bad && !kw.n && err == -ENOENT,
 	       "delete everything: %ld deleted, %ld failed, a walk then finds %ld (ends %s)%s",
-	       deleted, bad, left, err_name(err), first_err(&e));
+	       deleted, bad, kw.n, err_name(err), first_err(&e));
 
 	/*
 	 * memlock must show no element: the bucket part alone (a lone
@@ -1231,13 +1045,13 @@ int main(int argc, char **argv)
 	struct iterator it;
 	struct sampler s;
 	double seconds = 5, t_stress;
-	const char *type = "rhash";
 	int i, c, err;
 
 	while ((c = getopt(argc, argv, "t:s:k:n:")) != -1) {
 		switch (c) {
 		case 't':
-			type = optarg;
+			if (set_map_type(optarg))
+				usage(argv[0]);
 			break;
 		case 's':
 			seconds = atof(optarg);
@@ -1255,26 +1069,19 @@ int main(int argc, char **argv)
 	if (optind != argc || seconds < 0 || key_size < 4 ||
 	    key_size > MAX_KEY || nkeys < 100 || nkeys > MAX_ENTRIES / NWRITERS / 2)
 		usage(argv[0]);
-	if (!strcmp(type, "rhash"))
-		map_type = MAP_TYPE_RHASH;
-	else if (!strcmp(type, "hash"))
-		map_type = BPF_MAP_TYPE_HASH;
-	else
-		usage(argv[0]);
 	is_rhash = map_type == MAP_TYPE_RHASH;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	map_fd = map_create(map_type, MAX_ENTRIES, 0);
-	if (map_fd == -EINVAL && is_rhash && !btf_names_rhash()) {
-		printf("RHASH absent\n1..0 # SKIP RHASH absent on this kernel\n");
+	map_fd = stress_map(0);
+	if (map_fd == -EINVAL &&
+	    rhash_absent(map_fd, btf_has_string("BPF_MAP_TYPE_RHASH")))
 		return 0;
-	}
 	printf("1..%d\n", NTESTS);
 	printf("# %s, key_size %u, value_size %zu, max_entries %u, %d writers x %u keys, %d lookup threads, %.1f s\n",
-	       type, key_size, sizeof(struct val), MAX_ENTRIES, NWRITERS,
+	       type_name, key_size, sizeof(struct val), MAX_ENTRIES, NWRITERS,
 	       nkeys, NLOOKUPS, seconds);
-	result(map_fd >= 0, "create %s map, BPF_F_NO_PREALLOC: %s", type,
-	       err_name(map_fd >= 0 ? 0 : map_fd));
+	result(map_fd >= 0, "create %s map, BPF_F_NO_PREALLOC: %s", type_name,
+	       fd_err_name(map_fd));
 	if (map_fd < 0) {
 		printf("Bail out! no map\n");
 		return 1;

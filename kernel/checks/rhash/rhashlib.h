@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rhashlib.h: what rhashcheck, rhashprog and rhashstress share. Each
+ * program defines _GNU_SOURCE and then includes it first.
+ *
+ * - TAP: result() prints "ok N - ..." or "not ok N - ..." (behind
+ *   tap_prefix if set), tap_done() the plan and the exit status;
+ * - raw bpf() calls, no libbpf, so one binary runs on both kernels and
+ *   needs nothing but the C library. Every wrapper returns an fd or 0,
+ *   or -errno; err_name() names the errno;
+ * - the map under test (-t rhash|hash) and the "RHASH absent" rule: on a
+ *   kernel without the type (creating one fails with EINVAL and the
+ *   kernel's BTF does not name BPF_MAP_TYPE_RHASH) a program prints
+ *   "RHASH absent" and a skip plan, and exits 0;
+ * - keys made from numbers, get_next_key walks and batch walks.
+ *
+ * The host's <linux/bpf.h> (Debian 12) predates the type: its number is
+ * defined here.
+ */
+#ifndef RHASHLIB_H
+#define RHASHLIB_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAP_TYPE_RHASH	35	/* upstream 7.2; 34 is reserved */
+#define BTF_PATH	"/sys/kernel/btf/vmlinux"
+#define MAX_KEY		1024	/* the largest key_size a check uses */
+
+/* ---- TAP ---- */
+
+static int ntest, nfail;
+static const char *tap_prefix;	/* "ok N - PREFIX: ..." when set */
+
+/*
+ * One case. The number and the line are one step under stdout's lock,
+ * so that threads may report too (rhashstress's threads note their
+ * errors and the main thread reports them after the join).
+ */
+static inline void __attribute__((format(printf, 2, 3)))
+result(int good, const char *fmt, ...)
+{
+	va_list ap;
+
+	flockfile(stdout);
+	printf("%sok %d - ", good ? "" : "not ", ++ntest);
+	if (tap_prefix)
+		printf("%s: ", tap_prefix);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!good)
+		nfail++;
+	funlockfile(stdout);
+}
+
+static inline void skip(const char *what, const char *why)
+{
+	flockfile(stdout);
+	printf("ok %d - ", ++ntest);
+	if (tap_prefix)
+		printf("%s: ", tap_prefix);
+	printf("%s # SKIP %s\n", what, why);
+	funlockfile(stdout);
+}
+
+/* The plan after the last case; returns main's exit status. */
+static inline int tap_done(void)
+{
+	printf("1..%d\n", ntest);
+	return nfail ? 1 : 0;
+}
+
+/*
+ * The name of an errno (negative or not; 0 is "0"). Four calls may
+ * share one printf; each thread has its own buffers.
+ */
+static inline const char *err_name(int err)
+{
+	static __thread char buf[4][24];
+	static __thread int slot;
+
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case 0: return "0";
+	case EINVAL: return "EINVAL";
+	case E2BIG: return "E2BIG";
+	case EEXIST: return "EEXIST";
+	case ENOENT: return "ENOENT";
+	case EAGAIN: return "EAGAIN";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case ENOMEM: return "ENOMEM";
+	case EBUSY: return "EBUSY";
+	case ENOSPC: return "ENOSPC";
+	case EFAULT: return "EFAULT";
+	case ELOOP: return "ELOOP";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENODEV: return "ENODEV";
+	case ESRCH: return "ESRCH";
+	}
+	slot = (slot + 1) % 4;
+	snprintf(buf[slot], sizeof(buf[slot]), "errno %d", err);
+	return buf[slot];
+}
+
+/* err_name() of what returns an fd, or -errno: "0" for an fd */
+static inline const char *fd_err_name(int fd)
+{
+	return err_name(fd < 0 ? fd : 0);
+}
+
+/* ---- raw bpf() ---- */
+
+static inline int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	long r = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+
+	return r < 0 ? -errno : (int)r;
+}
+
+static inline int map_create(uint32_t type, uint32_t ksize, uint32_t vsize,
+			     uint32_t max, uint32_t flags, uint64_t extra)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = ksize;
+	a.value_size = vsize;
+	a.max_entries = max;
+	a.map_flags = flags;
+	a.map_extra = extra;
+	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+static inline int elem_op(int cmd, int fd, const void *key, void *value,
+			  uint64_t flags)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = fd;
+	a.key = (uintptr_t)key;
+	a.value = (uintptr_t)value;
+	a.flags = flags;
+	return sys_bpf(cmd, &a);
+}
+
+static inline int elem_lookup(int fd, const void *key, void *value)
+{
+	return elem_op(BPF_MAP_LOOKUP_ELEM, fd, key, value, 0);
+}
+
+static inline int elem_update(int fd, const void *key, const void *value,
+			      uint64_t flags)
+{
+	return elem_op(BPF_MAP_UPDATE_ELEM, fd, key, (void *)value, flags);
+}
+
+static inline int elem_delete(int fd, const void *key)
+{
+	return elem_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
+}
+
+/* The key after key (NULL: the first) into next; attr.next_key is value */
+static inline int next_key(int fd, const void *key, void *next)
+{
+	return elem_op(BPF_MAP_GET_NEXT_KEY, fd, key, next, 0);
+}
+
+static inline void close_fd(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ---- walks over the whole map ---- */
+
+/*
+ * A get_next_key walk: walk_next() puts the next key into kw->key and
+ * counts it in kw->n; 0, or -errno (-ENOENT after the last key).
+ */
+struct key_walk {
+	int fd;
+	uint32_t ksize;
+	long n;
+	uint8_t key[MAX_KEY];
+};
+
+static inline int walk_next(struct key_walk *kw)
+{
+	uint8_t next[MAX_KEY];
+	int err;
+
+	err = next_key(kw->fd, kw->n ? kw->key : NULL, next);
+	if (!err) {
+		memcpy(kw->key, next, kw->ksize);
+		kw->n++;
+	}
+	return err;
+}
+
+/* The keys a walk finds; -errno if it fails, -ELOOP after cap keys. */
+static inline long count_keys(int fd, uint32_t ksize, long cap)
+{
+	struct key_walk kw = { .fd = fd, .ksize = ksize };
+	int err;
+
+	while (!(err = walk_next(&kw)))
+		if (kw.n > cap)
+			return -ELOOP;
+	return err == -ENOENT ? kw.n : err;
+}
+
+/*
+ * Batches over the map, cmd BPF_MAP_LOOKUP_BATCH or
+ * BPF_MAP_LOOKUP_AND_DELETE_BATCH: the first call starts at the
+ * beginning, each further one at the cursor the last one returned.
+ * batch_next() fills up to *count keys and values and sets *count;
+ * 0, or -errno (-ENOENT: the map's last batch).
+ */
+struct batch_walk {
+	int cmd, fd;
+	bool started;
+	uint8_t cursor[MAX_KEY + 8];
+};
+
+static inline int batch_next(struct batch_walk *bw, void *keys,
+			     void *values, uint32_t *count)
+{
+	uint8_t out[sizeof(bw->cursor)];
+	union bpf_attr a;
+	int err;
+
+	memset(out, 0, sizeof(out));
+	memset(&a, 0, sizeof(a));
+	a.batch.map_fd = bw->fd;
+	a.batch.in_batch = bw->started ? (uintptr_t)bw->cursor : 0;
+	a.batch.out_batch = (uintptr_t)out;
+	a.batch.keys = (uintptr_t)keys;
+	a.batch.values = (uintptr_t)values;
+	a.batch.count = *count;
+	err = sys_bpf(bw->cmd, &a);
+	*count = a.batch.count;
+	memcpy(bw->cursor, out, sizeof(out));
+	bw->started = true;
+	return err;
+}
+
+/* ---- keys ---- */
+
+/*
+ * The key of number n, ksize bytes: n in the first bytes (as many of
+ * its 8 as fit), then a pattern that depends on n.
+ */
+static inline void make_key(uint8_t *key, uint32_t ksize, uint64_t n)
+{
+	uint32_t i;
+
+	memcpy(key, &n, ksize < sizeof(n) ? ksize : sizeof(n));
+	for (i = sizeof(n); i < ksize; i++)
+		key[i] = (uint8_t)(n * 131 + i * 29);
+}
+
+/* The number of a make_key() key; false if the key is not one. */
+static inline bool key_num(const uint8_t *key, uint32_t ksize, uint64_t *n)
+{
+	uint32_t i;
+
+	*n = 0;
+	memcpy(n, key, ksize < sizeof(*n) ? ksize : sizeof(*n));
+	for (i = sizeof(*n); i < ksize; i++)
+		if (key[i] != (uint8_t)(*n * 131 + i * 29))
+			return false;
+	return true;
+}
+
+/* ---- the map under test ---- */
+
+static uint32_t map_type = MAP_TYPE_RHASH;
+static const char *type_name = "rhash";
+
+/* -t NAME: 0, or -1 if NAME is neither rhash nor hash */
+static inline int set_map_type(const char *name)
+{
+	if (!strcmp(name, "rhash"))
+		map_type = MAP_TYPE_RHASH;
+	else if (!strcmp(name, "hash"))
+		map_type = BPF_MAP_TYPE_HASH;
+	else
+		return -1;
+	type_name = map_type == MAP_TYPE_RHASH ? "rhash" : "hash";
+	return 0;
+}
+
+/* A map of the type under test: fd or -errno */
+static inline int test_map(uint32_t ksize, uint32_t vsize, uint32_t max,
+			   uint64_t extra)
+{
+	return map_create(map_type, ksize, vsize, max, BPF_F_NO_PREALLOC,
+			  extra);
+}
+
+/* 1 if the running kernel's BTF holds s, 0 if not, -1 without BTF */
+static inline int btf_has_string(const char *s)
+{
+	static char buf[1 << 16];
+	size_t n = strlen(s), have = 0;
+	int fd, found = 0;
+	ssize_t r;
+
+	fd = open(BTF_PATH, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (!found && (r = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+		have += r;
+		found = memmem(buf, have, s, n) != NULL;
+		if (have >= n) {
+			/* keep a partial match across the next read */
+			memmove(buf, buf + have - (n - 1), n - 1);
+			have = n - 1;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+/*
+ * Creating a map of the type under test gave err; named is what
+ * btf_has_string("BPF_MAP_TYPE_RHASH") said. true if that means RHASH
+ * is absent from the kernel: then this says so, with a skip plan, and
+ * the program exits 0 (absent is not a failure).
+ */
+static inline bool rhash_absent(int err, int named)
+{
+	if (map_type != MAP_TYPE_RHASH || err != -EINVAL || named == 1)
+		return false;
+	printf("# RHASH absent: creating BPF_MAP_TYPE_RHASH gives EINVAL%s\n",
+	       named < 0 ? " (no " BTF_PATH " to confirm)" :
+	       " and the kernel's BTF does not name it");
+	printf("1..0 # SKIP RHASH absent on this kernel\n");
+	return true;
+}
+
+/*
+ * For -t rhash, the first case: create a small map. Returns -1 to go on
+ * (the type is there, or -t hash), else main's exit status: 0 if RHASH
+ * is absent, 1 if creating it failed otherwise (the plan printed).
+ */
+static inline int rhash_probe(void)
+{
+	int fd, named;
+
+	if (map_type != MAP_TYPE_RHASH)
+		return -1;
+	fd = test_map(8, 8, 16, 0);
+	named = btf_has_string("BPF_MAP_TYPE_RHASH");
+	if (rhash_absent(fd, named))
+		return 0;
+	result(fd >= 0, "create BPF_MAP_TYPE_RHASH: %s%s", fd_err_name(fd),
+	       named == 1 ? " (the kernel's BTF names it)" : "");
+	if (fd < 0)
+		return tap_done();
+	close(fd);
+	return -1;
+}
+
+static inline long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+#endif /* RHASHLIB_H */
