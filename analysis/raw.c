@@ -276,9 +276,11 @@ int raw_load_csv(struct raw *raw, FILE *fp, const char *file,
 			ret = bad(file, line, msg);
 			break;
 		}
-		if (strcmp(f[6], "icount") && strcmp(f[6], "wall")) {
+		/* model: the kbcache plugin's rows (model/join.sh) */
+		if (strcmp(f[6], "icount") && strcmp(f[6], "wall") &&
+		    strcmp(f[6], "model")) {
 			snprintf(msg, sizeof(msg),
-				 "clock is '%.60s', expected icount or wall",
+				 "clock is '%.60s', expected icount, wall or model",
 				 f[6]);
 			ret = bad(file, line, msg);
 			break;

@@ -237,6 +237,9 @@ static void clock_note(const char *clock, int md)
 	if (!strcmp(clock, "icount"))
 		printf("%sclock icount: the guest's time is its executed-instruction count (QEMU -icount); it sees no cache or TLB misses. These are instruction-count figures, not hardware figures.\n",
 		       md ? "- " : "");
+	else if (!strcmp(clock, "model"))
+		printf("%sclock model: the kbcache plugin's memory-hierarchy model of each sample (model/README.md): instructions plus modelled L1D, LLC and DTLB miss penalties. A model's figures, not hardware figures.\n",
+		       md ? "- " : "");
 	else if (!strcmp(clock, "wall"))
 		printf("%sclock wall: the host's time while the guest ran (under TCG, an emulated CPU, unless the fingerprint says kvm): not a figure of the hardware the kernel would run on.\n",
 		       md ? "- " : "");

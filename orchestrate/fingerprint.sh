@@ -42,6 +42,19 @@ shared=$(for l in "${labels[@]}"; do cat "$KBENCH_CACHE/labels/$l/build-info.jso
 
 image=$(jq -r .image <<<"$(head -n 1 <<<"$launches" | xargs cat)")
 img_sha=$(kb_sha256_file "$image")
+# The model (MODEL=cache): the kbcache parameter line of each windows
+# file (model/README.md) and the plugin's hash. Runs with other model
+# parameters then differ here; a run without the model has no "model".
+model=null
+mfiles=$(find "$run/boots" -name model-windows.csv -not -path '*.attempt[0-9]*/*' | sort)
+[ -n "$mfiles" ] || mfiles=$(find "$run/boots" -name model-windows.csv | sort)
+if [ -n "$mfiles" ]; then
+	so=$top/build/model/libkbcache.so
+	# shellcheck disable=SC2086 # mfiles is a list of paths
+	model=$(for f in $mfiles; do head -n 1 "$f"; done | sed -n 's/^# \(kbcache v[0-9].*\)/\1/p' |
+		jq -R . | jq -s --arg so "$([ ! -f "$so" ] || kb_sha256_file "$so")" \
+		'{params: unique, plugin_sha256: $so}')
+fi
 wl_sums='{}'
 for f in "$top"/workloads/*.wl; do
 	wl_sums=$(jq --arg n "$(basename "$f" .wl)" --arg s "$(kb_sha256_file "$f")" '. + {($n): $s}' <<<"$wl_sums")
@@ -52,12 +65,13 @@ jq -s --argjson kernels "$kernels" --argjson shared "$shared" \
 	--arg run "$(cd "$run" && pwd)" --arg img_sha "$img_sha" \
 	--arg host_cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
 	--arg host_kernel "$(uname -r)" --arg ncpu "$(nproc)" \
-	--argjson wl "$wl_sums" \
+	--argjson wl "$wl_sums" --argjson model "$model" \
 	--arg bench_sha "$(kb_sha256_file "$top/build/bench/kbbench")" '
 	def norm: gsub($run + "/boots/[^ ,/]*/[^ ,/]*\\.disk(?<n>[0-9]+)\\.img"; "<boot>.disk\(.n).img")
 		| gsub($run + "/boots/[^ ,]*/[^ ,/]*/"; "<boot>/")
 		| gsub("/[^ ,]*/kernels/[0-9a-f]+/"; "<kernel>/")
-		| gsub("/[^ ,]*/labels/[^ ,/]+/"; "<kernel>/");
+		| gsub("/[^ ,]*/labels/[^ ,/]+/"; "<kernel>/")
+		| gsub("[^ ,]*/build/model/libkbcache\\.so"; "<kbcache>");
 	{
 		kernels: $kernels,
 		build: $shared[0],
@@ -73,5 +87,5 @@ jq -s --argjson kernels "$kernels" --argjson shared "$shared" \
 		host_kernel: $host_kernel,
 		workloads_sha256: $wl,
 		bench_sha256: $bench_sha
-	}' $launches | kb_atomic_write "$run/fingerprint.json"
+	} + (if $model == null then {} else {model: $model} end)' $launches | kb_atomic_write "$run/fingerprint.json"
 kb_verbose "fingerprint: $run/fingerprint.json"

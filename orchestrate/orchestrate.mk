@@ -9,6 +9,11 @@
 .PHONY: bench bench-compare calibrate regression-check
 
 BENCH_DEPS := deps check-conf kernels image bench-tools analysis-tools
+# MODEL=cache: the boots load the kbcache plugin (model/README.md). A
+# workload file's own `model = cache` needs it too: run.sh says so.
+ifeq ($(MODEL),cache)
+BENCH_DEPS += model-tools
+endif
 
 bench: $(BENCH_DEPS)
 	@orchestrate/compare.sh --no-report

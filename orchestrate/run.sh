@@ -14,10 +14,15 @@
 # (RUN/profile/<NAME>/). A boot that panics, oopses, hangs or whose QEMU
 # dies is a result: it is listed in RUN/failed-boots.tsv (with its serial
 # log; each attempt keeps its boot directory, <boot>.attemptN), tried
-# again RETRIES times, and the run goes on. Environment: BOOTS,
-# WORKLOADS, QUICK, BENCH_VCPUS, RETRIES, PROFILE, ACCEL, IMAGE, ROOT, V
-# (see bench.conf); KB_FAULT_APPEND="NAME/BOOT=ARG ..." adds a kernel
-# command-line argument to one boot (the tests make a boot panic with it).
+# again RETRIES times, and the run goes on. With MODEL=cache (or a
+# workload file's model = cache) the boots run under the kbcache plugin
+# and model/join.sh adds its per-sample metrics to the boot's raw CSVs
+# (model/README.md); a join that fails is listed in failed-boots.tsv too
+# (exit "model"), the boot's other samples stay in raw/, and the boot is
+# not marked complete. Environment: BOOTS, WORKLOADS, QUICK, BENCH_VCPUS,
+# RETRIES, PROFILE, MODEL, ACCEL, IMAGE, ROOT, V (see bench.conf);
+# KB_FAULT_APPEND="NAME/BOOT=ARG ..." adds a kernel command-line argument
+# to one boot (the tests make a boot panic with it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -46,6 +51,15 @@ done
 [ "${#names[@]}" -ge 1 ] || kb_die "run.sh: give at least one --kernel NAME=LABEL"
 case "$BOOTS" in '' | *[!0-9]* | 0) kb_die "BOOTS must be a positive number, not '$BOOTS'" ;; esac
 case "$RETRIES" in '' | *[!0-9]*) kb_die "RETRIES must be a whole number, not '$RETRIES'" ;; esac
+case "${MODEL:-}" in
+'' | none | cache) ;;
+*) kb_die "MODEL must be none or cache (or empty: each workload file's model key), not '$MODEL'" ;;
+esac
+# kbcache's windows and counters are exact when every vCPU runs in one
+# TCG thread, as under icount; CLOCK=wall is MTTCG (model/README.md)
+if [ "${MODEL:-}" = cache ] && [ "${CLOCK:-}" = wall ]; then
+	kb_die "MODEL=cache needs the icount clock, not CLOCK=wall (the model counts instructions in one TCG thread; under the wall clock's MTTCG its counters race): leave CLOCK empty or give CLOCK=icount"
+fi
 
 for i in "${!labels[@]}"; do
 	kd=$KBENCH_CACHE/labels/${labels[$i]}
@@ -107,6 +121,9 @@ check_point() {
 
 # The plan: for each vCPU count, the plan.tsv lines of every workload.
 declare -A plan_lines=() group_mem=() group_timeout=() group_clock=() group_disks=()
+# group_model[V]: cache if a boot at V vCPUs runs under the model;
+# group_model_wls[V]: the workloads (comma separated) that get its rows
+declare -A group_model=() group_model_wls=()
 for f in "${wls[@]}"; do
 	wl_load "$f"
 	# CLOCK=, MEM=, BOOT_TIMEOUT= given for the run override every
@@ -114,6 +131,14 @@ for f in "${wls[@]}"; do
 	if [ -n "${CLOCK:-}" ]; then
 		case "$CLOCK" in icount | wall) ;; *) kb_die "CLOCK must be icount or wall, not '$CLOCK'" ;; esac
 		WL[clock]=$CLOCK
+	fi
+	# MODEL= likewise; the model needs the icount clock
+	[ -z "${MODEL:-}" ] || WL[model]=$MODEL
+	if [ "${WL[model]}" = cache ] && [ "${WL[clock]}" != icount ]; then
+		if [ -n "${MODEL:-}" ]; then
+			kb_die "$f:${WL_LINE[clock]:-1}: MODEL=cache needs clock icount, but workload ${WL[name]} has clock = ${WL[clock]}: give CLOCK=icount, or leave it out of WORKLOADS="
+		fi
+		kb_die "$f:${WL_LINE[model]}: model = cache needs clock icount, not ${WL[clock]}${CLOCK:+ (CLOCK=$CLOCK)}"
 	fi
 	for o in MEM:mem BOOT_TIMEOUT:timeout; do
 		k=${o%%:*}
@@ -143,6 +168,15 @@ for f in "${wls[@]}"; do
 			kb_die "$f: clock ${WL[clock]} conflicts with another workload at vcpus=$v (${group_clock[$v]}); run them separately with WORKLOADS="
 		fi
 		group_clock[$v]=${WL[clock]}
+		# the model is on for a whole boot if one of its workloads asks;
+		# only those workloads get the model's rows
+		if [ "${WL[model]}" = cache ]; then
+			group_model[$v]=cache
+			case ",${group_model_wls[$v]:-}," in
+			*",${WL[name]},"*) ;;
+			*) group_model_wls[$v]+="${group_model_wls[$v]:+,}${WL[name]}" ;;
+			esac
+		fi
 		# a boot's disks: those its workloads ask for, each spec once
 		for d in ${WL[disks]}; do
 			case " ${group_disks[$v]:-} " in *" $d "*) ;; *) group_disks[$v]+=" $d" ;; esac
@@ -151,6 +185,30 @@ for f in "${wls[@]}"; do
 done
 
 mapfile -t groups < <(printf '%s\n' "${!plan_lines[@]}" | sort -n)
+
+# The model (model/README.md): checked before any boot.
+kbcache=$top/build/model/libkbcache.so
+model_on=0
+for v in "${groups[@]}"; do
+	[ -z "${group_model[$v]:-}" ] || model_on=1
+done
+if [ "$model_on" = 1 ]; then
+	[ "${PROFILE:-0}" != 1 ] ||
+		kb_die "the model (MODEL=cache or a workload's model = cache) and PROFILE=1 are passes of their own: run them separately (the profile's extra runs in the guest would add windows the model's join cannot place)"
+	[ -f "$kbcache" ] ||
+		kb_die "the model is on but build/model/libkbcache.so is not built: run make model-tools (make bench MODEL=cache builds it)"
+	case "$run" in /*) r=$run ;; *) r=$PWD/$run ;; esac
+	case "$r$kbcache" in
+	*,*) kb_die "the model's QEMU option (-plugin $kbcache,outfile=$r/boots/...) cannot hold a comma: use a run directory and checkout without one" ;;
+	esac
+	# the plugin costs 1.2-1.8x host CPU (model/README.md): the workload
+	# files' boot timeouts are doubled; BOOT_TIMEOUT= still sets one
+	if [ -z "${BOOT_TIMEOUT:-}" ]; then
+		for v in "${groups[@]}"; do
+			[ -z "${group_model[$v]:-}" ] || group_timeout[$v]=$((group_timeout[$v] * 2))
+		done
+	fi
+fi
 
 # The guest image, checked before any boot: qcow2, with cloud-init.
 if [ -n "${IMAGE:-}" ]; then
@@ -171,8 +229,9 @@ plan_id() {
 	done
 	printf 'boots %s\nprofile %s\n' "$BOOTS" "${PROFILE:-0}"
 	for v in "${groups[@]}"; do
-		printf 'vcpus %s: mem %s, timeout %s, clock %s, disks%s\n' "$v" \
-			"${group_mem[$v]}" "${group_timeout[$v]}" "${group_clock[$v]}" "${group_disks[$v]:- none}"
+		printf 'vcpus %s: mem %s, timeout %s, clock %s, disks%s%s\n' "$v" \
+			"${group_mem[$v]}" "${group_timeout[$v]}" "${group_clock[$v]}" "${group_disks[$v]:- none}" \
+			"${group_model[$v]:+, model ${group_model[$v]} for ${group_model_wls[$v]}}"
 		printf '%s' "${plan_lines[$v]}" | sed 's/^/  point /'
 	done
 }
@@ -288,7 +347,7 @@ interrupted() {
 }
 
 n=0
-failed=0 boots_failed=0
+failed=0 boots_failed=0 model_failed=0
 out='' dest='' disks=()
 for v in "${groups[@]}"; do
 	for b in $(seq 1 "$BOOTS"); do
@@ -321,7 +380,13 @@ for v in "${groups[@]}"; do
 				extra+=(-drive "file=$out.disk$di.img,if=none,id=kbdisk$di,format=raw"
 					-device "virtio-blk-pci,drive=kbdisk$di${q:+,num-queues=$q}")
 			done
-			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}, $(kb_elapsed) elapsed, $(fmt_min "$(left_after $((n - 1)))") left (estimated)"
+			# the model: the kbcache plugin writes one line per window
+			mw=''
+			if [ -n "${group_model[$v]:-}" ]; then
+				mw=$(cd "$(dirname "$out")" && pwd)/$boot/model-windows.csv
+				extra+=(-plugin "$kbcache,outfile=$mw")
+			fi
+			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}${mw:+ model=cache}, $(kb_elapsed) elapsed, $(fmt_min "$(left_after $((n - 1)))") left (estimated)"
 			payload=$run/payload/v$v
 			if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
 				payload=$payload.profile
@@ -395,7 +460,20 @@ for v in "${groups[@]}"; do
 			fi
 			if [ "$rc" = 3 ]; then
 				failed=$((failed + 1))
-				kb_say "warning: runner failed in $name $boot (partial results kept); see $res/run.log"
+				kb_say "warning: runner failed in $name $boot (partial results kept$([ -z "$mw" ] || echo ", model rows not joined")); see $res/run.log"
+				continue
+			fi
+			# The model's windows, joined to the samples the guest ran.
+			# A failed join is listed like a failed boot (exit "model");
+			# the icount samples copied above stay, the boot is not
+			# complete (a resume runs it again).
+			if [ -n "$mw" ] && ! jerr=$("$top/model/join.sh" --boot "$name $boot" --windows "$mw" \
+				--plan "$payload/plan.tsv" --raw "$dest" --workloads "${group_model_wls[$v]}" 2>&1); then
+				jerr=$(printf '%s' "${jerr#kbench: error: }" | tr '\t\n' '  ')
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$boot" "$v" "$attempt" model \
+					"$jerr; its other samples are kept in raw/$name/$boot" "$out/serial.log" >>"$run/failed-boots.tsv"
+				kb_say "boot $name $boot: MODEL JOIN FAILED: $jerr; its other samples are kept in $dest (the boot is not marked complete)"
+				model_failed=$((model_failed + 1))
 				continue
 			fi
 			: >"$dest/.done"
@@ -409,4 +487,5 @@ if [ "$boots_failed" != 0 ]; then
 	kb_say "$boots_failed boot(s) failed; the statistics use the complete boots only; every failure is listed in $run/failed-boots.tsv and the report"
 fi
 [ "$failed" = 0 ] || kb_die "$failed boot(s) had failing workloads; their partial results are in $run/raw; see run.log in $run/boots/*/*/results/"
+[ "$model_failed" = 0 ] || kb_die "$model_failed boot(s) failed the model's join (listed in $run/failed-boots.tsv, exit model): their icount samples are in $run/raw without model rows, and they are not complete (RESUME= runs them again)"
 kb_say "run complete: $run"

@@ -11,7 +11,7 @@ declare -gA WL_LINE
 WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
-WL_KEYS="name description bench args variants base_variant reps warmup mem clock timeout disks primary table table_metric"
+WL_KEYS="name description bench args variants base_variant reps warmup mem clock timeout disks primary table table_metric model"
 
 wl_known_key() {
 	local k=$1
@@ -78,9 +78,16 @@ wl_load() {
 	: "${WL[reps]:=10}" "${WL[warmup]:=2}" "${WL[mem]:=2048}"
 	: "${WL[clock]:=icount}" "${WL[timeout]:=900}" "${WL[matrix.vcpus]:=1}"
 	: "${WL[variants]:=default}" "${WL[args]:=}" "${WL[disks]:=}"
+	: "${WL[model]:=none}"
 	case "${WL[clock]}" in
 	icount | wall) ;;
 	*) kb_die "$file: clock must be icount or wall, not '${WL[clock]}'" ;;
+	esac
+	# model: the kbcache plugin's pass (model/README.md); run.sh checks
+	# it against the clock once CLOCK= has had its say
+	case "${WL[model]}" in
+	none | cache) ;;
+	*) kb_die "$file:${WL_LINE[model]}: model must be none or cache, not '${WL[model]}'" ;;
 	esac
 	local n d
 	# disks: extra devices of every boot, "virtio-blk[,queues=N|vcpus]" each

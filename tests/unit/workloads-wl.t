@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..14"
+echo "1..19"
 
 # Every shipped workload file loads.
 r=0
@@ -64,6 +64,22 @@ printf 'name = x\nbench = y\nclock = tsc\n' >"$tmp/c.wl"
 (wl_load "$tmp/c.wl") 2>"$tmp/err" && r=1 || r=0
 grep -q 'clock must be icount or wall' "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
 ok "$r" "a bad clock is rejected"
+printf 'name = x\nbench = y\nmodel = cache\nquick.model = none\n' >"$tmp/m.wl"
+wl_load "$tmp/m.wl"
+m1=${WL[model]}
+QUICK=1 wl_load "$tmp/m.wl"
+m2=${WL[model]}
+wl_load "$tmp/demo.wl"
+[ "$m1" = cache ] && [ "$m2" = none ] && [ "${WL[model]}" = none ] && r=0 || r=1
+ok "$r" "model: cache is read, quick.model applies, the default is none"
+printf 'name = x\nbench = y\n\nmodel = lru\n' >"$tmp/m.wl"
+(wl_load "$tmp/m.wl") 2>"$tmp/err" && r=1 || r=0
+grep -q "m.wl:4: model must be none or cache, not 'lru'" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
+ok "$r" "model: a bad value is an error naming file:line"
+printf 'name = x\nbench = y\nmodle = cache\n' >"$tmp/m.wl"
+(wl_load "$tmp/m.wl") 2>"$tmp/err" && r=1 || r=0
+grep -q "m.wl:3: unknown key 'modle' (did you mean model?)" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
+ok "$r" "model: a typo of the key is named, with the key it means"
 printf 'name = x\nbench = y\njust words\n' >"$tmp/w.wl"
 (wl_load "$tmp/w.wl") 2>"$tmp/err" && r=1 || r=0
 grep -q "w.wl:3: expected 'key = value'" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
@@ -77,4 +93,11 @@ ok "$r" "bench.local.conf: unknown key named with file:line"
 printf 'BOOTS = 5\nQUICK ?= 1\n' >"$tmp/good.conf"
 "$top/scripts/check-conf.sh" "$top/bench.conf" "$tmp/good.conf" && r=0 || r=1
 ok "$r" "bench.local.conf: known keys pass"
+printf 'MODEL = cache\n' >"$tmp/model.conf"
+"$top/scripts/check-conf.sh" "$top/bench.conf" "$tmp/model.conf" && r=0 || r=1
+ok "$r" "bench.local.conf: MODEL is a known key"
+printf 'BOOTS = 5\nMODLE = cache\n' >"$tmp/model.conf"
+"$top/scripts/check-conf.sh" "$top/bench.conf" "$tmp/model.conf" 2>"$tmp/err" && r=1 || r=0
+grep -q "model.conf:2: unknown key 'MODLE' (did you mean MODEL?)" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
+ok "$r" "bench.local.conf: a typo of MODEL is named, with the key it means"
 exit "$fail"
