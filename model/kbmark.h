@@ -19,16 +19,16 @@
 #define KBMARK_LEN	8
 
 #if defined(__x86_64__) || defined(__i386__)
-#define KBMARK_STR_(x)	#x
-#define KBMARK_STR(x)	KBMARK_STR_(x)
 /*
- * Emit the marker as raw bytes (no assembler choice of encoding). The
- * "memory" clobber keeps the compiler from moving the sample's memory
- * accesses across the marker.
+ * Emit the marker as raw bytes (no assembler choice of encoding); the
+ * displacement goes in as an immediate operand (%c0: the bare number),
+ * which both gcc's and clang's assemblers take. The "memory" clobber
+ * keeps the compiler from moving the sample's memory accesses across
+ * the marker.
  */
 #define KBMARK(magic)							\
 	__asm__ __volatile__(".byte 0x0f, 0x1f, 0x84, 0x00\n\t"	\
-			     ".long " KBMARK_STR(magic) : : : "memory")
+			     ".long %c0" : : "i" (magic) : "memory")
 #else
 #define KBMARK(magic)	do { } while (0)
 #endif
