@@ -243,6 +243,7 @@ static void check_ops(uint32_t ksize, uint32_t n)
 	vals = calloc(n + 16, sizeof(*vals));
 	seen = calloc(n, 1);
 	bw.fd = fd;
+	bw.room = 16;
 	for (total = 0, err = 0; !err && total <= n; total += cnt) {
 		cnt = 7;
 		err = batch_next(&bw, keys + (size_t)total * ksize,
@@ -259,7 +260,7 @@ static void check_ops(uint32_t ksize, uint32_t n)
 
 	/* lookup_and_delete_batch empties the map */
 	bw = (struct batch_walk){ .cmd = BPF_MAP_LOOKUP_AND_DELETE_BATCH,
-				  .fd = fd };
+				  .fd = fd, .room = 16 };
 	for (total = 0, err = 0; !err && total <= n; total += cnt) {
 		cnt = 5;
 		err = batch_next(&bw, keys, vals, &cnt);

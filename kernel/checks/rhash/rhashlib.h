@@ -231,10 +231,17 @@ static inline long count_keys(int fd, uint32_t ksize, long cap)
  * beginning, each further one at the cursor the last one returned.
  * batch_next() fills up to *count keys and values and sets *count;
  * 0, or -errno (-ENOENT: the map's last batch).
+ *
+ * A hash map returns whole buckets: one larger than *count gives
+ * ENOSPC with nothing copied, and user space is to ask again with more
+ * room. With room set (the buffers' size in elements) batch_next()
+ * does that, doubling the count up to room; with room 0 it returns
+ * the ENOSPC.
  */
 struct batch_walk {
 	int cmd, fd;
 	bool started;
+	uint32_t room;
 	uint8_t cursor[MAX_KEY + 8];
 };
 
@@ -242,18 +249,24 @@ static inline int batch_next(struct batch_walk *bw, void *keys,
 			     void *values, uint32_t *count)
 {
 	uint8_t out[sizeof(bw->cursor)];
+	uint32_t want = *count;
 	union bpf_attr a;
 	int err;
 
-	memset(out, 0, sizeof(out));
-	memset(&a, 0, sizeof(a));
-	a.batch.map_fd = bw->fd;
-	a.batch.in_batch = bw->started ? (uintptr_t)bw->cursor : 0;
-	a.batch.out_batch = (uintptr_t)out;
-	a.batch.keys = (uintptr_t)keys;
-	a.batch.values = (uintptr_t)values;
-	a.batch.count = *count;
-	err = sys_bpf(bw->cmd, &a);
+	for (;;) {
+		memset(out, 0, sizeof(out));
+		memset(&a, 0, sizeof(a));
+		a.batch.map_fd = bw->fd;
+		a.batch.in_batch = bw->started ? (uintptr_t)bw->cursor : 0;
+		a.batch.out_batch = (uintptr_t)out;
+		a.batch.keys = (uintptr_t)keys;
+		a.batch.values = (uintptr_t)values;
+		a.batch.count = want;
+		err = sys_bpf(bw->cmd, &a);
+		if (err != -ENOSPC || a.batch.count || want >= bw->room)
+			break;
+		want = want * 2 < bw->room ? want * 2 : bw->room;
+	}
 	*count = a.batch.count;
 	memcpy(bw->cursor, out, sizeof(out));
 	bw->started = true;
