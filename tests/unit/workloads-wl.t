@@ -60,10 +60,16 @@ ok "$r" "the error names the file and line"
 printf 'name = x\nbench = y\nquick.nope = 3\n' >"$tmp/q.wl"
 (wl_load "$tmp/q.wl") 2>"$tmp/err" && r=1 || r=0
 ok "$r" "an unknown quick.<key> fails"
-printf 'name = x\nbench = y\nclock = tsc\n' >"$tmp/c.wl"
-(wl_load "$tmp/c.wl") 2>"$tmp/err" && r=1 || r=0
-grep -q 'clock must be icount or wall' "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
-ok "$r" "a bad clock is rejected"
+# wl_rejects TEXT FILE MESSAGE DESCRIPTION: loading TEXT as FILE fails,
+# and its error contains MESSAGE.
+wl_rejects() {
+	printf '%b' "$1" >"$tmp/$2"
+	(wl_load "$tmp/$2") 2>"$tmp/err" && r=1 || r=0
+	grep -qF "$3" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
+	ok "$r" "$4"
+}
+wl_rejects 'name = x\nbench = y\nclock = tsc\n' c.wl 'clock must be icount or wall' \
+	"a bad clock is rejected"
 printf 'name = x\nbench = y\nmodel = cache\nquick.model = none\n' >"$tmp/m.wl"
 wl_load "$tmp/m.wl"
 m1=${WL[model]}
@@ -72,18 +78,12 @@ m2=${WL[model]}
 wl_load "$tmp/demo.wl"
 [ "$m1" = cache ] && [ "$m2" = none ] && [ "${WL[model]}" = none ] && r=0 || r=1
 ok "$r" "model: cache is read, quick.model applies, the default is none"
-printf 'name = x\nbench = y\n\nmodel = lru\n' >"$tmp/m.wl"
-(wl_load "$tmp/m.wl") 2>"$tmp/err" && r=1 || r=0
-grep -q "m.wl:4: model must be none or cache, not 'lru'" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
-ok "$r" "model: a bad value is an error naming file:line"
-printf 'name = x\nbench = y\nmodle = cache\n' >"$tmp/m.wl"
-(wl_load "$tmp/m.wl") 2>"$tmp/err" && r=1 || r=0
-grep -q "m.wl:3: unknown key 'modle' (did you mean model?)" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
-ok "$r" "model: a typo of the key is named, with the key it means"
-printf 'name = x\nbench = y\njust words\n' >"$tmp/w.wl"
-(wl_load "$tmp/w.wl") 2>"$tmp/err" && r=1 || r=0
-grep -q "w.wl:3: expected 'key = value'" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
-ok "$r" "a line that is not key = value is rejected with file:line"
+wl_rejects 'name = x\nbench = y\n\nmodel = lru\n' m.wl "m.wl:4: model must be none or cache, not 'lru'" \
+	"model: a bad value is an error naming file:line"
+wl_rejects 'name = x\nbench = y\nmodle = cache\n' m.wl "m.wl:3: unknown key 'modle' (did you mean model?)" \
+	"model: a typo of the key is named, with the key it means"
+wl_rejects 'name = x\nbench = y\njust words\n' w.wl "w.wl:3: expected 'key = value'" \
+	"a line that is not key = value is rejected with file:line"
 
 # bench.local.conf: unknown keys are errors naming file and line.
 printf 'BOOTS = 5\nBOOST = 5\n' >"$tmp/local.conf"
