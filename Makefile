@@ -10,7 +10,7 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 TOP := $(CURDIR)
-export KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS
+export KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS DEBUG KCONFIG_DEBUG_FRAGMENT
 export IMAGE ROOT ACCEL CLOCK VCPUS MEM BOOT_TIMEOUT BOOTS WORKLOADS QUICK
 export PROFILE FORCE V TOP RESUME BENCH_VCPUS NEW OLD REF RUN SERIES RETRIES
 export FUZZ_TIME MODEL
@@ -24,7 +24,10 @@ help:
 	@echo "  make report RUN=reports/<id>    regenerate a report from its raw data"
 	@echo "  make regression-check NEW=<series|dir|mbox> [OLD=kernel/series] [REF=reports/<id>]"
 	@echo "  make calibrate         A/A run (baseline vs baseline): measures the noise floor"
-	@echo "  make kernels           build the baseline and patched kernels (cached by content)"
+	@echo "  make kernels           build the baseline and patched kernels (cached by content);"
+	@echo "                         DEBUG=1: their KASAN + lockdep variants (baseline-debug, patched-debug)"
+	@echo "  make test-debug        boot the debug kernels: the series' checks and every workload once,"
+	@echo "                         then a scan of their kernel logs for splats (KASAN, lockdep, WARNING)"
 	@echo "  make image             build the Debian 12 cloud image (cached)"
 	@echo "  make boot-test         boot both kernels and check them, with the checks the series brings (kernel/checks/)"
 	@echo "  make bisect-check      build and boot every prefix of the series, running its checks"

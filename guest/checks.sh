@@ -16,6 +16,8 @@ for c in "$here"/checks/*/boot-check; do
 	topic=$(basename "$(dirname "$c")")
 	out=$res/checks/$topic
 	mkdir -p "$out"
+	# on the serial log, so that a kernel splat names its check
+	echo "kbench-check: start $topic" >/dev/console 2>/dev/null || true
 	rc=0
 	sh "$c" "$out" >"$out/log" 2>&1 || rc=$?
 	echo "$rc" >"$out/status"

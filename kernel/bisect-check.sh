@@ -12,7 +12,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 here=$top/kernel/scripts
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
-kb_conf KBENCH_CACHE
+kb_conf KBENCH_CACHE DEBUG
+# DEBUG=1: every prefix as a debug kernel (build.sh names it bisect-debug)
+blabel=bisect
+[ "$DEBUG" != 1 ] || blabel=bisect-debug
 spec=${1:-${SERIES:-kernel/series}}
 case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
 
@@ -50,7 +53,7 @@ for i in $(seq 1 "$total"); do
 	"$here/build.sh" bisect "$d" ||
 		kb_die "prefix $i/$total does not build: the series up to $(basename "$last"); see the log named above"
 	out=$work/boot-$i
-	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/bisect" --payload "$pay" \
+	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/$blabel" --payload "$pay" \
 		--out "$out" --vcpus 2 --clock wall --timeout 600 >"$work/boot-$i.log" 2>&1 ||
 		kb_die "prefix $i/$total does not boot cleanly: up to $(basename "$last"); serial log $out/serial.log, launcher log $work/boot-$i.log"
 	kb_say "bisect $i/$total: builds and boots ($(cat "$out/results/uname.txt"))"

@@ -19,3 +19,12 @@ $(TOP)/build/checks/%: $(TOP)/kernel/checks/%.c $(CHECK_HDRS)
 	@mkdir -p $(@D)
 	$(if $(filter 1,$(V)),,@echo "  CC      kernel/checks/$*.c";) \
 		cc -std=gnu11 -O2 -Wall -Wextra -Werror -o $@.tmp $< && mv $@.tmp $@
+
+# make test-debug: the KASAN + lockdep kernels (make kernels DEBUG=1)
+# under the series' checks and every workload, then a splat scan of
+# their kernel logs (kernel/test-debug.sh). Not part of make test: the
+# debug builds and boots do not fit its time budget.
+.PHONY: test-debug
+test-debug: deps check-conf image check-tools bench-tools analysis-tools
+	@$(MAKE) --no-print-directory kernels DEBUG=1
+	@kernel/test-debug.sh

@@ -21,7 +21,9 @@
 # (exit "model"), the boot's other samples stay in raw/, and the boot is
 # not marked complete. Environment: BOOTS, WORKLOADS, QUICK, BENCH_VCPUS,
 # RETRIES, PROFILE, MODEL, ACCEL, IMAGE, ROOT, V (see bench.conf);
-# KB_FAULT_APPEND="NAME/BOOT=ARG ..." adds a kernel command-line argument
+# KB_APPEND="ARG ..." adds kernel command-line arguments to every boot
+# (make test-debug: ignore_loglevel); KB_FAULT_APPEND="NAME/BOOT=ARG ..."
+# adds a kernel command-line argument
 # to one boot (the tests make a boot panic with it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -391,14 +393,15 @@ for v in "${groups[@]}"; do
 			if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
 				payload=$payload.profile
 			fi
-			append=()
+			app=${KB_APPEND:-} append=()
 			case " ${KB_FAULT_APPEND:-} " in
 			*" $name/$boot="*)
 				# fault injection for the tests: NAME/BOOT=cmdline
 				f=" ${KB_FAULT_APPEND} "
 				f=${f#* "$name/$boot="}
-				append=(--append "${f%% *}") ;;
+				app="${app:+$app }${f%% *}" ;;
 			esac
+			[ -z "$app" ] || append=(--append "$app")
 			for attempt in $(seq 0 "$RETRIES"); do
 				t_boot=$(date +%s)
 				rc=0

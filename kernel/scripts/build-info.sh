@@ -49,6 +49,13 @@ printf '  "commit": "%s",\n' "$head"
 printf '  "base_commit": "%s",\n' "$base"
 printf '  "config_sha256": "%s",\n' "$(kb_sha256_file "$config")"
 printf '  "fragment_sha256": "%s",\n' "$(kb_sha256_file "$fragment")"
+# DEBUG=1 kernels (build.sh): the debug fragment merged after it
+if [ "${DEBUG:-0}" = 1 ]; then
+	printf '  "debug": true,\n  "debug_fragment_sha256": "%s",\n' \
+		"$(kb_sha256_file "$KCONFIG_DEBUG_FRAGMENT")"
+else
+	printf '  "debug": false,\n'
+fi
 printf '  "compiler": "%s",\n' "$(kb_json_str "$("$KCC" --version | head -n 1)")"
 printf '  "pahole": "%s",\n' "$(kb_json_str "$(pahole --version 2>/dev/null || echo none)")"
 printf '  "build_seconds": %d,\n' "$seconds"

@@ -6,7 +6,9 @@
 #
 # LABEL names the kernel (baseline, patched, new, ...) and sets its
 # release string; SPEC is a series spec for series.sh ("none" for the
-# baseline). The result is $KBENCH_CACHE/kernels/<key>/ with bzImage,
+# baseline). With DEBUG=1 the kernel is LABEL-debug: the same series with
+# $KCONFIG_DEBUG_FRAGMENT merged after the Kconfig fragment (KASAN,
+# lockdep; make test-debug boots them). The result is $KBENCH_CACHE/kernels/<key>/ with bzImage,
 # vmlinux, config and build-info.json, and the link
 # $KBENCH_CACHE/labels/LABEL pointing at it. Unchanged inputs: nothing is
 # rebuilt.
@@ -25,10 +27,23 @@ case "$label" in
 *[!a-z0-9_-]* | "") kb_die "kernel label '$label': use only a-z, 0-9, _ and -" ;;
 esac
 
-kb_conf KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS
+kb_conf KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS DEBUG \
+	KCONFIG_DEBUG_FRAGMENT
 case "$KCONFIG_FRAGMENT" in /*) ;; *) KCONFIG_FRAGMENT=$top/$KCONFIG_FRAGMENT ;; esac
+case "$KCONFIG_DEBUG_FRAGMENT" in /*) ;; *) KCONFIG_DEBUG_FRAGMENT=$top/$KCONFIG_DEBUG_FRAGMENT ;; esac
+# the fragments merged over defconfig, in order
+fragments=("$KCONFIG_FRAGMENT")
+case "$DEBUG" in
+0 | "") sfx='' ;;
+1)
+	sfx=-debug
+	label=$label$sfx
+	[ -f "$KCONFIG_DEBUG_FRAGMENT" ] || kb_die "DEBUG=1: debug fragment $KCONFIG_DEBUG_FRAGMENT not found"
+	fragments+=("$KCONFIG_DEBUG_FRAGMENT") ;;
+*) kb_die "DEBUG must be 0 or 1, not '$DEBUG'" ;;
+esac
 case "$spec" in none | /*) ;; *) spec=$top/$spec ;; esac
-export KERNEL_SRC_PKG KCONFIG_FRAGMENT KCC
+export KERNEL_SRC_PKG KCONFIG_FRAGMENT KCC DEBUG KCONFIG_DEBUG_FRAGMENT
 
 mkdir -p "$KBENCH_CACHE"/{work,logs,kernels,labels}
 work=$KBENCH_CACHE/work/$label
@@ -92,7 +107,7 @@ fi
 
 "$here/apply.sh" "$wt" kbench-base "$list" "$log" >/dev/null
 
-# Configure: defconfig + kvm_guest.config + our fragment.
+# Configure: defconfig + kvm_guest.config + our fragment (+ the debug one).
 out=$wt/_build
 mkdir -p "$out"
 kb_say "configure $label"
@@ -101,8 +116,10 @@ kb_say "configure $label"
 kbc_setup "$wt" "$out" "$label"
 configure() {
 	kbc_defconfig </dev/null >>"$log" 2>&1 || kb_die "defconfig failed for $label, see $log"
-	kbc_merge_fragment "$KCONFIG_FRAGMENT" </dev/null >>"$log" 2>&1 ||
-		kb_die "merge_config.sh failed for $label, see $log"
+	for frag in "${fragments[@]}"; do
+		kbc_merge_fragment "$frag" </dev/null >>"$log" 2>&1 ||
+			kb_die "merge_config.sh of $frag failed for $label, see $log"
+	done
 	kbc_olddefconfig </dev/null >>"$log" 2>&1 || kb_die "olddefconfig failed for $label, see $log"
 }
 config_syms() {
@@ -134,31 +151,33 @@ rm -f "$out/.config.prev"
 
 # The same config but the patches: every symbol must match the
 # baseline's, except those the series' own Kconfig changes name.
-base_cfg=$KBENCH_CACHE/labels/baseline/config
-if [ "$label" != baseline ] && [ -f "$base_cfg" ]; then
+base_cfg=$KBENCH_CACHE/labels/baseline$sfx/config
+if [ "$label" != "baseline$sfx" ] && [ -f "$base_cfg" ]; then
 	series_syms=$(git -C "$wt" diff kbench-base..HEAD -- '*Kconfig*' |
 		sed -n 's/^[-+][[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' | sort -u)
 	differ=$(config_differ "$base_cfg" "$out/.config" | comm -23 - <(printf '%s\n' "$series_syms"))
 	[ -z "$differ" ] ||
-		kb_die "the config of $label differs from the baseline's in $(echo "$differ" | tr '\n' ' ')(not symbols the series' Kconfig names); compare $out/.config with $base_cfg, and rebuild the baseline if its config is the odd one (rm -r $(readlink -f "$KBENCH_CACHE/labels/baseline"); make kernels)"
+		kb_die "the config of $label differs from the baseline's in $(echo "$differ" | tr '\n' ' ')(not symbols the series' Kconfig names); compare $out/.config with $base_cfg, and rebuild the baseline if its config is the odd one (rm -r $(readlink -f "$KBENCH_CACHE/labels/baseline$sfx"); make kernels${sfx:+ DEBUG=1})"
 fi
 
-# Every option the fragment sets must survive olddefconfig.
-lineno=0
-while IFS= read -r line; do
-	lineno=$((lineno + 1))
-	case "$line" in
-	CONFIG_*=*)
-		grep -qxF "$line" "$out/.config" ||
-			kb_die "$KCONFIG_FRAGMENT:$lineno: '$line' did not take effect (a dependency is missing); see $out/.config" ;;
-	"# CONFIG_"*" is not set")
-		opt=${line#\# }
-		opt=${opt%% *}
-		if grep -q "^$opt=" "$out/.config"; then
-			kb_die "$KCONFIG_FRAGMENT:$lineno: $opt is still enabled (something selects it); see $out/.config"
-		fi ;;
-	esac
-done <"$KCONFIG_FRAGMENT"
+# Every option a fragment sets must survive olddefconfig.
+for frag in "${fragments[@]}"; do
+	lineno=0
+	while IFS= read -r line; do
+		lineno=$((lineno + 1))
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF "$line" "$out/.config" ||
+				kb_die "$frag:$lineno: '$line' did not take effect (a dependency is missing); see $out/.config" ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			if grep -q "^$opt=" "$out/.config"; then
+				kb_die "$frag:$lineno: $opt is still enabled (something selects it); see $out/.config"
+			fi ;;
+		esac
+	done <"$frag"
+done
 
 kb_say "build $label (make -j$JOBS bzImage)"
 t0=$(date +%s)

@@ -7,8 +7,8 @@
 #   key.sh [-v] LABEL LISTFILE
 #
 # Inputs: label (it sets the release string), source package version,
-# Kconfig fragment, every patch's bytes in order, compiler and pahole
-# versions, and the commands and flags that apply, configure and build:
+# Kconfig fragment (with DEBUG=1 the debug fragment too), every patch's
+# bytes in order, compiler and pahole versions, and the commands and flags that apply, configure and build:
 # the text of build-cmds.sh without its comment and blank lines. The rest
 # of the scripts (progress, checks, error messages) is not an input, so
 # rewording a message rebuilds nothing.
@@ -30,6 +30,8 @@ kb_conf KERNEL_SRC_PKG
 kb_conf KCONFIG_FRAGMENT
 case "$KCONFIG_FRAGMENT" in /*) ;; *) KCONFIG_FRAGMENT=$KB_TOP/$KCONFIG_FRAGMENT ;; esac
 kb_conf KCC
+kb_conf DEBUG KCONFIG_DEBUG_FRAGMENT
+case "$KCONFIG_DEBUG_FRAGMENT" in /*) ;; *) KCONFIG_DEBUG_FRAGMENT=$KB_TOP/$KCONFIG_DEBUG_FRAGMENT ;; esac
 
 srcver=${KB_SRCVER:-$(dpkg-query -W -f='${Version}' "$KERNEL_SRC_PKG" 2>/dev/null)} ||
 	kb_die "source package $KERNEL_SRC_PKG is not installed (make deps installs it)"
@@ -43,6 +45,9 @@ inputs() {
 	printf 'label %s\n' "$label"
 	printf 'source %s %s\n' "$KERNEL_SRC_PKG" "$srcver"
 	printf 'fragment %s\n' "$(kb_sha256_file "$KCONFIG_FRAGMENT")"
+	if [ "$DEBUG" = 1 ]; then
+		printf 'debug-fragment %s\n' "$(kb_sha256_file "$KCONFIG_DEBUG_FRAGMENT")"
+	fi
 	printf 'compiler %s\n' "$ccver"
 	printf 'pahole %s\n' "$pahole"
 	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' -e 's/^/build-cmds | /' "$cmds"

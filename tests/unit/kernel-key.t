@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-echo "1..22"
+echo "1..25"
 
 # The copy keeps the repository's layout, which key.sh relies on.
 k=$tmp/k
@@ -32,7 +32,8 @@ ls "$tmp"/p/*.patch >"$tmp/list"
 [ "$(wc -l <"$tmp/list")" = 2 ] || { echo "Bail out! the demo fixture patches are missing"; exit 1; }
 
 export KB_SRCVER=6.12.118-1 KB_CCVER="gcc (Debian 12.2.0-14) 12.2.0" KB_PAHOLEVER=v1.24
-unset KCONFIG_FRAGMENT KERNEL_SRC_PKG KCC V
+unset KCONFIG_FRAGMENT KERNEL_SRC_PKG KCC V KCONFIG_DEBUG_FRAGMENT
+export DEBUG=0
 
 key() {
 	"$ks/key.sh" patched "$tmp/list"
@@ -157,5 +158,18 @@ else
 	ok 1 "build.sh and apply.sh take their build commands from build-cmds.sh"
 	diag "$stray"
 fi
+
+# 23-25: DEBUG=1 kernels (KASAN, lockdep) have keys of their own, which
+# the debug fragment is part of; the benchmark kernels' keys ignore it
+restore
+dk0=$(DEBUG=1 "$ks/key.sh" patched "$tmp/list")
+t "DEBUG=1 changes the key" test "$dk0" != "$k0"
+edit "$k/kernel/config/debug.config" '$a CONFIG_UBSAN=y'
+dk1=$(DEBUG=1 "$ks/key.sh" patched "$tmp/list")
+t "a changed debug fragment changes the DEBUG=1 key and leaves the DEBUG=0 key alone" \
+	bash -c "[ '$dk1' != '$dk0' ] && [ '$(key)' = '$k0' ]"
+restore
+t "key.sh -v with DEBUG=1 lists the debug fragment" \
+	bash -c "DEBUG=1 '$ks/key.sh' -v patched '$tmp/list' | grep -q '^debug-fragment [0-9a-f]\{64\}$'"
 
 exit "$fail"

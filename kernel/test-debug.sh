@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make test-debug: the debug kernels (make kernels DEBUG=1: KASAN,
+# lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, lib/test_rhashtable at boot)
+# under everything the suite runs, then a scan of their kernel logs.
+#
+#   test-debug.sh
+#
+# 1. Each debug kernel boots once (2 vCPUs, icount) with the series'
+#    checks (kernel/checks/<topic>/boot-check): they must pass.
+#    lib/test_rhashtable's boot run must report no failure.
+# 2. Every workload runs once on each (QUICK=1, BOOTS=1; numbers from a
+#    debug kernel mean nothing and are not compared).
+# 3. Every serial log of those boots is scanned (kernel/scripts/
+#    splat-scan.sh): one KASAN, UBSAN or lockdep report, BUG, WARNING,
+#    RCU or might_sleep splat, or Call Trace fails the run, printed with
+#    the test that was running. The boots run with ignore_loglevel so
+#    that every kernel message reaches the serial log.
+# Everything is kept in reports/<date>-debug/ (summary.txt, splats.txt).
+# Environment: SERIES, WORKLOADS, BOOT_TIMEOUT (default 3600 s a boot).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+kb_conf KBENCH_CACHE
+spec=${SERIES:-kernel/series}
+case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
+timeout=${BOOT_TIMEOUT:-3600}
+# lib/test_rhashtable runs at every boot: sized so that it still grows
+# the table many times and runs its threads, in minutes, not tens
+append="ignore_loglevel test_rhashtable.parm_entries=10000 test_rhashtable.runs=1 test_rhashtable.tcount=4"
+names=(baseline patched)
+
+for k in "${names[@]}"; do
+	kd=$KBENCH_CACHE/labels/$k-debug
+	[ -r "$kd/bzImage" ] || kb_die "no debug kernel $k-debug ($kd): run make kernels DEBUG=1"
+	[ "$(jq -r '.debug // false' "$kd/build-info.json")" = true ] ||
+		kb_die "$kd/build-info.json does not say debug: rebuild with make kernels DEBUG=1"
+done
+img=$("$top/images/build-image.sh") || kb_die "no guest image: make image"
+out=$(kb_new_run_dir -debug)
+kb_say "test-debug: results in $out"
+fail=0
+summary=$out/summary.txt
+: >"$summary"
+note() {
+	kb_say "$*"
+	echo "$*" >>"$summary"
+}
+
+# 1. The series' checks, one boot per kernel.
+pay=$out/checks-payload
+topics=$("$top/kernel/scripts/checks-payload.sh" "$spec" "$pay" | tr '\n' ' ')
+cat >"$pay/run" <<'RUN'
+#!/bin/sh
+set -eu
+uname -r >"$1/uname.txt"
+rc=0
+sh "$(dirname "$0")/checks.sh" "$1" || rc=$?
+echo "$rc" >"$1/checks-rc"
+dmesg >"$1/dmesg.txt"
+RUN
+chmod +x "$pay/run"
+for k in "${names[@]}"; do
+	o=$out/checks/$k
+	t0=$(date +%s)
+	kb_say "boot $k-debug: the series' checks (${topics:-none})"
+	rc=0
+	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/$k-debug" --image "$img" \
+		--payload "$pay" --out "$o" --vcpus 2 --clock icount --mem 2048 \
+		--timeout "$timeout" --append "$append" >"$out/checks-$k.log" 2>&1 || rc=$?
+	took=$(($(date +%s) - t0))
+	if [ "$rc" != 0 ]; then
+		note "FAIL $k-debug: the checks boot failed (launch.sh exit $rc, ${took} s); serial log $o/serial.log, launcher log $out/checks-$k.log"
+		fail=1
+		continue
+	fi
+	crc=$(cat "$o/results/checks-rc" 2>/dev/null || echo none)
+	if [ "$crc" = 0 ]; then
+		note "ok   $k-debug: the series' checks pass (${topics:-none}; boot and checks ${took} s)"
+	else
+		note "FAIL $k-debug: the series' checks (exit $crc): see $o/results/checks/*/log"
+		fail=1
+	fi
+	# lib/test_rhashtable, built in: its verdict lines
+	s=$(tr -d '\r' <"$o/serial.log")
+	threads=$(grep -o 'Started [0-9]* threads, [0-9]* failed, rhltable test returns -\{0,1\}[0-9]*' <<<"$s" || true)
+	nk=$(grep -o 'rhashtable_next_key test: [A-Za-z]* (-\{0,1\}[0-9]*)' <<<"$s" || true)
+	if [ -z "$threads" ]; then
+		note "FAIL $k-debug: lib/test_rhashtable printed no verdict (CONFIG_TEST_RHASHTABLE=y runs it at boot); see $o/serial.log"
+		fail=1
+	elif grep -q 'Test failed\|FAILED' <<<"$s" || ! grep -q ' 0 failed, rhltable test returns 0' <<<"$threads"; then
+		note "FAIL $k-debug: lib/test_rhashtable: $threads${nk:+; $nk}; see $o/serial.log"
+		fail=1
+	else
+		note "ok   $k-debug: lib/test_rhashtable: $threads; ${nk:-no rhashtable_next_key case (this kernel lacks it)}"
+	fi
+done
+
+# 2. Every workload once.
+kb_say "the workloads, once on each debug kernel (QUICK=1 BOOTS=1)"
+rc=0
+QUICK=1 BOOTS=1 RETRIES=0 PROFILE=0 MODEL='' BOOT_TIMEOUT=$timeout KB_APPEND=$append \
+	"$top/orchestrate/run.sh" --run "$out/bench" \
+	--kernel baseline=baseline-debug --kernel patched=patched-debug || rc=$?
+# failed-boots.tsv: a header, then one line a failed boot
+nbad=0
+[ ! -f "$out/bench/failed-boots.tsv" ] || nbad=$(tail -n +2 "$out/bench/failed-boots.tsv" | grep -c . || true)
+if [ "$rc" = 0 ] && [ "$nbad" = 0 ]; then
+	note "ok   the workloads ran on both debug kernels ($out/bench/raw)"
+else
+	note "FAIL the workloads on the debug kernels (run.sh exit $rc, $nbad failed boots): see $out/bench/failed-boots.tsv"
+	fail=1
+fi
+
+# 3. The splat scan over every serial log.
+mapfile -t logs < <(find "$out" -name serial.log | sort)
+if [ "${#logs[@]}" = 0 ]; then
+	note "FAIL no serial log to scan under $out"
+	fail=1
+else
+	rc=0
+	"$top/kernel/scripts/splat-scan.sh" "${logs[@]}" >"$out/splats.txt" 2>&1 || rc=$?
+	case "$rc" in
+	0) note "ok   no splat in ${#logs[@]} serial logs" ;;
+	1)
+		note "FAIL $(grep -c '^=== splat' "$out/splats.txt") splats in the serial logs ($out/splats.txt):"
+		cat "$out/splats.txt" >&2
+		fail=1 ;;
+	*)
+		note "FAIL the splat scan could not read a log: $(tail -n 1 "$out/splats.txt")"
+		fail=1 ;;
+	esac
+fi
+
+kb_say "test-debug: $([ "$fail" = 0 ] && echo PASS || echo FAIL); summary $summary"
+exit "$fail"
