@@ -64,7 +64,7 @@ include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk an
 TEST_PREREQS := deps kernels image bench-tools check-tools analysis-tools fuzz-tools sanitize-tools \
 	model-tools
 test: $(TEST_PREREQS)
-	prove -j2 --rules='seq=tests/vm/*.t' --rules='seq=tests/unit/*.t' -r tests/vm tests/unit
+	prove --timer -j2 --rules='seq=tests/vm/*.t' --rules='seq=tests/unit/*.t' -r tests/vm tests/unit
 
 test-unit: deps bench-tools check-tools analysis-tools fuzz-tools sanitize-tools model-tools
 	prove -r tests/unit
