@@ -61,6 +61,8 @@ pair() {
 	{ cat "$fx/procirq/$1"; printf '\0'; cat "$fx/procirq/$2"; } >"$out/irqcompat/$3"
 }
 pair qemu2-6.12.interrupts qemu2-7.2.interrupts compare-6.12-7.2
+pair arm64-6.12.interrupts arm64-7.2.interrupts compare-arm64
+pair riscv-6.12.interrupts riscv-7.2.interrupts compare-riscv
 pair qemu2-6.12.interrupts qemu2-6.12-later.interrupts grow-6.12
 pair qemu2-6.12.interrupts qemu2-6.12.stat statsum-6.12
 pair qemu2-7.2.interrupts qemu2-7.2.stat statsum-7.2

@@ -18,7 +18,7 @@ has() {
 	if cat "$tmp/out" "$tmp/err" | grep -qE -- "$2"; then ok 0 "$1"; else ok 1 "$1"; sed 's/^/# /' "$tmp/out" "$tmp/err"; fi
 }
 
-echo "1..37"
+echo "1..56"
 
 if ! make -s -C "$top" -j1 check-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make check-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
@@ -98,7 +98,38 @@ check_rc "parse rejects a missing count column" 1 "$ic" parse -q "$fx/broken-col
 } >"$tmp/cpu64"
 check_rc "parse a 64-CPU table" 0 "$ic" parse "$tmp/cpu64"
 
-# 36-37: the host's own live /proc/interrupts: parses, and a second read grows
+# 36-39: the widths the precision change (3 -> 4) moves, and nothing else:
+# the number column and every row label, the hwirq column, "IPI%u:"
+check_rc "compare: a patched read at prec 5 is rejected" 1 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2-prec5.interrupts"
+has "names the label width" "^layout: prec \(label width\) is 3 in base, 5 in patched; patched must be 4"
+check_rc "compare: a patched read still at prec 3 is rejected" 1 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2-prec3.interrupts"
+has "names the missing widening" "^layout: prec \(label width\) is 3 in base, 3 in patched; patched must be 4"
+
+# 40-42: one hwirq column wider than prec
+check_rc "compare: a hwirq column wider than prec is rejected" 1 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2-hwirq.interrupts"
+has "names the row and its width" "^row 9: patched hwirq column is 5 wide, prec is 4"
+if [ "$(wc -l <"$tmp/out")" = 1 ]; then ok 0 "hwirq: exactly 1 violation"; else ok 1 "hwirq: exactly 1 violation"; sed 's/^/# /' "$tmp/out"; fi
+
+# 43-45: the blanks before actions and arch row texts do not change
+check_rc "compare: other blanks that moved are rejected" 1 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-7.2-gaps.interrupts"
+has "names the actions of row 1" "^row 1: 6 blanks before the actions in base, 7 in patched$"
+has "names the text of LOC" "^row LOC: 2 blanks before the text in base, 3 in patched$"
+
+# 46-52: arm64 and riscv: "IPI%u:" at prec 3 has no blank after ':'
+check_rc "parse arm64 6.12 (IPI rows without the blank)" 0 "$ic" parse "$fx/arm64-6.12.interrupts"
+has "arm64 6.12: IPI0 counts" $'^arch\tIPI0\t512 634\tRescheduling interrupts$'
+check_rc "compare arm64 6.12 vs 7.2 accepted" 0 "$ic" compare "$fx/arm64-6.12.interrupts" "$fx/arm64-7.2.interrupts"
+check_rc "compare riscv 6.12 vs 7.2 accepted" 0 "$ic" compare "$fx/riscv-6.12.interrupts" "$fx/riscv-7.2.interrupts"
+"$ic" parse "$fx/riscv-7.2.interrupts" >"$tmp/out" 2>"$tmp/err" || true
+has "riscv: a chip name with a blank" $'^irq\t5\t18234 17720\tRISC-V INTC\t5\tEdge      riscv-timer$'
+check_rc "compare: IPI rows at prec 4 without the blank are rejected" 1 "$ic" compare "$fx/arm64-6.12.interrupts" "$fx/arm64-7.2-ipi-noblank.interrupts"
+has "names the line and the misplaced count" "arm64-7.2-ipi-noblank.interrupts:7: row IPI0: count column 1 \(CPU0\) is '      512 '"
+
+# 53-54: the chip alignment is checked on both sides
+check_rc "compare: 6.12 read as patched is rejected" 1 "$ic" compare "$fx/qemu2-6.12.interrupts" "$fx/qemu2-6.12.interrupts"
+has "names a chip not left-justified" "^row 0: patched chip 'IO-APIC' is not left-justified to 21"
+
+# 55-56: the host's own live /proc/interrupts: parses, and a second read grows
 if [ -r /proc/interrupts ] && [ -r /proc/stat ]; then
 	cat /proc/interrupts >"$tmp/live1"
 	cat /proc/stat >"$tmp/live1.stat"

@@ -44,6 +44,12 @@ struct row {
 	/* layout of the chip column, for the format report */
 	int has_hw;
 	size_t chip_lead, chip_len, chip_gap, hw_digits;
+	/*
+	 * blanks between ':' and the first count column (1, or 0 for an
+	 * "IPI%u:" row at prec 3); between the hwirq-flow token and the
+	 * actions (device rows); before the text (named rows)
+	 */
+	size_t sep, act_gap, desc_gap;
 };
 
 struct table {
@@ -229,6 +235,23 @@ static int parse_device_rest(struct table *t, struct row *r, const char *s,
 	start = i;
 	while (i < len && s[i] != ' ')
 		i++;
+	/*
+	 * A chip name may have blanks ("RISC-V INTC", "SiFive PLIC"): words
+	 * one blank apart are the chip when a hwirq-flow token follows them.
+	 */
+	for (tok = i; tok < len && s[tok] == ' ';) {
+		size_t w0 = skip_spaces(s, tok, len), e = w0;
+
+		while (e < len && s[e] != ' ')
+			e++;
+		if (w0 < len && is_hw_token(s + w0, e - w0)) {
+			i = tok;
+			break;
+		}
+		if (w0 != tok + 1)
+			break;
+		tok = e;
+	}
 	r->chip = xstrndup(s + start, i - start);
 	r->chip_len = i - start;
 	tok = skip_spaces(s, i, len);
@@ -246,6 +269,7 @@ static int parse_device_rest(struct table *t, struct row *r, const char *s,
 		r->trigger = dash ? xstrndup(dash + 1, (size_t)(s + i - dash - 1)) :
 				    xstrndup("", 0);
 		tok = skip_spaces(s, i, len);
+		r->act_gap = tok - i;
 	} else {
 		r->hwirq = xstrndup("", 0);
 		r->trigger = xstrndup("", 0);
@@ -282,11 +306,28 @@ static void free_row(struct row *r)
 	free(r->desc);
 }
 
+/*
+ * "IPI<n>": the IPI rows of arm64, riscv, csky and loongarch, printed as
+ * "%*s%u:%s" with prec - 1, "IPI", n and a blank only when prec >= 4
+ * (arm prints "%*s%u: ", always with the blank). Returns the digits of n,
+ * or 0 for any other label.
+ */
+static size_t ipi_digits(const char *label)
+{
+	size_t i = 3;
+
+	if (strncmp(label, "IPI", 3) || !is_digit(label[3]))
+		return 0;
+	while (is_digit(label[i]))
+		i++;
+	return label[i] ? 0 : i - 3;
+}
+
 /* One row into t->rows[t->nrows]; on an error that row is freed. */
 static int parse_row(struct table *t, const char *s, size_t len, size_t line)
 {
 	const char *colon = memchr(s, ':', len);
-	size_t lw, lstart, i, k, want;
+	size_t lw, lstart, i, k, want, ipi, co;
 	struct row *r;
 
 	if (!len)
@@ -311,21 +352,36 @@ static int parse_row(struct table *t, const char *s, size_t len, size_t line)
 			r->numbered = 0;
 	if (r->numbered)
 		r->irq = strtoul(r->label, NULL, 10);
-	/* labels are "%*d" / "%*s" with the header's precision */
+	/*
+	 * labels are "%*d" / "%*s" with the header's precision, IPI rows
+	 * "%*s%u" with prec - 1 (at least "IPI")
+	 */
+	ipi = r->numbered ? 0 : ipi_digits(r->label);
 	want = (size_t)t->prec > lw - lstart ? (size_t)t->prec : lw - lstart;
+	if (ipi)
+		want = (t->prec > 4 ? (size_t)t->prec - 1 : 3) + ipi;
 	if (lw != want) {
 		parse_error(t, line, "row %s: label is %zu wide, header says %d",
 			    r->label, lw, t->prec);
 		goto bad;
 	}
-	if (len < lw + 2 || s[lw + 1] != ' ') {
+	/*
+	 * ": " then the counts; an IPI row at prec < 4 may have no blank:
+	 * then its first count column ends one character earlier.
+	 */
+	co = lw + 2;
+	if (ipi && t->prec < 4 && len > lw + 1 &&
+	    (s[lw + 1] != ' ' || len <= lw + 11 || !is_digit(s[lw + 11])))
+		co = lw + 1;
+	else if (len < lw + 2 || s[lw + 1] != ' ') {
 		parse_error(t, line, "row %s: no blank after ':'", r->label);
 		goto bad;
 	}
+	r->sep = co - lw - 1;
 
 	r->counts = xrealloc(NULL, t->ncpu * sizeof(*r->counts));
 	for (k = 0; k < t->ncpu; k++) {
-		size_t f = lw + 2 + k * COUNT_STRIDE, j;
+		size_t f = co + k * COUNT_STRIDE, j;
 		unsigned long long v = 0;
 
 		if (f + COUNT_W > len) {
@@ -362,7 +418,7 @@ static int parse_row(struct table *t, const char *s, size_t len, size_t line)
 			goto bad;
 		}
 	}
-	i = lw + 2 + r->ncounts * COUNT_STRIDE;
+	i = co + r->ncounts * COUNT_STRIDE;
 	if (r->total_only)
 		i = len;
 	if (r->numbered) {
@@ -371,7 +427,8 @@ static int parse_row(struct table *t, const char *s, size_t len, size_t line)
 	} else {
 		size_t e = len;
 
-		i = skip_spaces(s, i, len);
+		r->desc_gap = skip_spaces(s, i, len) - i;
+		i += r->desc_gap;
 		while (e > i && s[e - 1] == ' ')
 			e--;
 		r->desc = xstrndup(s + i, e - i);
@@ -564,11 +621,76 @@ static void cpu_list(const struct table *t, char *out, size_t outsz)
 		snprintf(out + o, outsz - o, " ...");
 }
 
+/* 7.2's chip column: the longest chip name of the read, at least 8. */
+static size_t chip_width(const struct table *t)
+{
+	size_t w = 8, i;
+
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].numbered && t->rows[i].chip_len > w)
+			w = t->rows[i].chip_len;
+	return w;
+}
+
+/*
+ * How wide the hwirq field of a device row is (" %*lu" with prec, or
+ * prec blanks without a domain), given how the chip before it is
+ * printed: right-justified to 8 (6.12, w == 0) or left-justified to w
+ * (7.2). -1 when the chip is not printed that way.
+ */
+static long hw_width(const struct row *r, size_t w)
+{
+	size_t lead = 1 + (r->chip_len < 8 ? 8 - r->chip_len : 0);
+
+	if (!w)
+		return r->chip_lead == lead ? (long)(r->chip_gap - 1 + r->hw_digits) : -1;
+	if (r->chip_lead != 1 || r->chip_len + r->chip_gap < w + 1)
+		return -1;
+	return (long)(r->chip_len + r->chip_gap - 1 - w + r->hw_digits);
+}
+
+/*
+ * The widths of a device row that the precision may change: the chip
+ * column (right8 -> left w) and the hwirq field (prec wide in both). The
+ * blanks before the actions do not change.
+ */
+static void compare_device_widths(const struct row *rb, int pb,
+				  const struct row *rp, int pp, size_t w)
+{
+	long hb, hp, want;
+
+	if (!rb->has_hw || !rp->has_hw)
+		return;
+	hb = hw_width(rb, 0);
+	hp = hw_width(rp, w);
+	if (hb < 0) {
+		violation("row %s: base chip '%s' is not right-justified to 8 (6.12's \" %%8s\")",
+			  rb->label, rb->chip);
+	} else {
+		want = (long)(rb->hw_digits > (size_t)pb ? rb->hw_digits : (size_t)pb);
+		if (hb != want)
+			violation("row %s: base hwirq column is %ld wide, prec is %d",
+				  rb->label, hb, pb);
+	}
+	if (hp < 0) {
+		violation("row %s: patched chip '%s' is not left-justified to %zu "
+			  "(the longest chip name, at least 8)", rp->label, rp->chip, w);
+	} else {
+		want = (long)(rp->hw_digits > (size_t)pp ? rp->hw_digits : (size_t)pp);
+		if (hp != want)
+			violation("row %s: patched hwirq column is %ld wide, prec is %d "
+				  "(only 3 -> 4 may widen it)", rp->label, hp, pp);
+	}
+	if (*rb->actions && rb->act_gap != rp->act_gap)
+		violation("row %s: %zu blanks before the actions in base, %zu in patched",
+			  rb->label, rb->act_gap, rp->act_gap);
+}
+
 /* A 6.12 read (b) against a 7.2 read (p): one violation() per difference. */
 static void compare_tables(const struct table *b, const struct table *p)
 {
-	size_t i, last = 0;
-	int header_same;
+	size_t i, last = 0, w = chip_width(p);
+	int header_same, want_prec = b->prec > 4 ? b->prec : 4;
 
 	header_same = b->ncpu == p->ncpu &&
 		      !memcmp(b->cpus, p->cpus, b->ncpu * sizeof(*b->cpus));
@@ -579,6 +701,15 @@ static void compare_tables(const struct table *b, const struct table *p)
 		cpu_list(p, cp, sizeof(cp));
 		violation("header: CPU columns differ: base '%s', patched '%s'", cb, cp);
 	}
+	/*
+	 * The number column, every arch row label, the hwirq field and the
+	 * header's indent are "%*" with prec: at least 3 in 6.12, at least 4
+	 * in 7.2, more digits only for a larger nr_irqs (the same on both).
+	 */
+	if (p->prec != want_prec)
+		violation("layout: prec (label width) is %d in base, %d in patched; "
+			  "patched must be %d (6.12's 3 becomes 7.2's 4, wider stays)",
+			  b->prec, p->prec, want_prec);
 
 	for (i = 0; i < b->nrows; i++) {
 		const struct row *rb = &b->rows[i];
@@ -602,6 +733,7 @@ static void compare_tables(const struct table *b, const struct table *p)
 			last = pi;
 		}
 		if (rb->numbered) {
+			compare_device_widths(rb, b->prec, rp, p->prec, w);
 			if (strcmp(rb->chip, rp->chip))
 				violation("row %s: chip differs: base '%s', patched '%s'",
 					  rb->label, rb->chip, rp->chip);
@@ -625,6 +757,13 @@ static void compare_tables(const struct table *b, const struct table *p)
 		if (strcmp(rb->desc, rp->desc))
 			violation("row %s: text differs: base '%s', patched '%s'",
 				  rb->label, rb->desc, rp->desc);
+		else if (rb->desc_gap != rp->desc_gap)
+			violation("row %s: %zu blanks before the text in base, %zu in patched",
+				  rb->label, rb->desc_gap, rp->desc_gap);
+		/* "IPI%u:" gains its blank only with the precision 3 -> 4 */
+		if (rb->sep != rp->sep && !(b->prec < 4 && p->prec >= 4 && !rb->sep))
+			violation("row %s: %zu blanks after ':' in base, %zu in patched",
+				  rb->label, rb->sep, rp->sep);
 	}
 	for (i = 0; i < p->nrows; i++) {
 		const struct row *rp = &p->rows[i];
