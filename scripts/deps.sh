@@ -12,6 +12,8 @@ PKGS=(
 	# kernel builds
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
 	dwarves ccache cpio kmod rsync xz-utils git python3
+	# the series's files are checked with sparse (make C=1)
+	sparse
 	# guest image and launcher
 	qemu-system-x86 qemu-utils mmdebstrap cloud-image-utils e2fsprogs
 	# bench programs (built on the host, run in the guest)
