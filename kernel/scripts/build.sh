@@ -114,12 +114,17 @@ kb_say "configure $label"
 # The make command line, the config steps and the build command live in
 # build-cmds.sh, whose text is part of the key.
 kbc_setup "$wt" "$out" "$label"
+# One merge of all fragments, later ones winning: a second merge would
+# bring kvm_guest.config's options back over bench.config's.
+merged=$KCONFIG_FRAGMENT
+if [ "${#fragments[@]}" -gt 1 ]; then
+	merged=$work/fragments.config
+	cat "${fragments[@]}" >"$merged"
+fi
 configure() {
 	kbc_defconfig </dev/null >>"$log" 2>&1 || kb_die "defconfig failed for $label, see $log"
-	for frag in "${fragments[@]}"; do
-		kbc_merge_fragment "$frag" </dev/null >>"$log" 2>&1 ||
-			kb_die "merge_config.sh of $frag failed for $label, see $log"
-	done
+	kbc_merge_fragment "$merged" </dev/null >>"$log" 2>&1 ||
+		kb_die "merge_config.sh of ${fragments[*]} failed for $label, see $log"
 	kbc_olddefconfig </dev/null >>"$log" 2>&1 || kb_die "olddefconfig failed for $label, see $log"
 }
 config_syms() {
