@@ -18,6 +18,8 @@ PKGS=(
 	qemu-system-x86 qemu-utils mmdebstrap cloud-image-utils e2fsprogs
 	# bench programs (built on the host, run in the guest)
 	clang llvm libbpf-dev linux-perf bpftool zlib1g-dev
+	# 6.12's own BPF selftests (make upstream-selftests)
+	clang-19 llvm-19 lld-19
 	# analysis and reports
 	gnuplot-nox jq libxml2-utils
 	# tests; libclang-rt-14-dev has libFuzzer and the ASan/UBSan runtimes
