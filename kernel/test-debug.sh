@@ -48,6 +48,19 @@ note() {
 	echo "$*" >>"$summary"
 }
 
+# rht_failures: lib/test_rhashtable's failure lines in a log (stdin).
+# "Total count mismatch" right after a traversal that crossed a resize
+# (table-jumps > 0) is not one: a walk may return an object twice when
+# the table is rehashed under it (rhashtable_walk_next()'s contract),
+# and 6.12's own test prints it then (seen on the baseline: counted=10621
+# of 10000 with table-jumps=1); the second traversal must still match.
+rht_failures() {
+	awk '/Traversal complete:.*table-jumps=[1-9]/ { jumped = 1; next }
+	/Test failed: Total count mismatch/ && jumped { jumped = 0; next }
+	/Traversal complete:/ { jumped = 0 }
+	/Test failed|next_key test: FAILED/ { print }'
+}
+
 # 1. The series' checks, one boot per kernel.
 pay=$out/checks-payload
 topics=$("$top/kernel/scripts/checks-payload.sh" "$spec" "$pay" | tr '\n' ' ')
@@ -89,8 +102,8 @@ for k in "${names[@]}"; do
 	if [ -z "$threads" ]; then
 		note "FAIL $k-debug: lib/test_rhashtable printed no verdict (CONFIG_TEST_RHASHTABLE=y runs it at boot); see $o/serial.log"
 		fail=1
-	elif grep -q 'Test failed\|FAILED' <<<"$s" || ! grep -q ' 0 failed, rhltable test returns 0' <<<"$threads"; then
-		note "FAIL $k-debug: lib/test_rhashtable: $threads${nk:+; $nk}; see $o/serial.log"
+	elif [ -n "$(rht_failures <<<"$s")" ] || ! grep -q ' 0 failed, rhltable test returns 0' <<<"$threads"; then
+		note "FAIL $k-debug: lib/test_rhashtable: $threads${nk:+; $nk}; $(rht_failures <<<"$s" | head -n 3 | tr '\n' ' ')see $o/serial.log"
 		fail=1
 	else
 		note "ok   $k-debug: lib/test_rhashtable: $threads; ${nk:-no rhashtable_next_key case (this kernel lacks it)}"
