@@ -4,11 +4,11 @@
 # make upstream-selftests reads them back from a guest.
 #
 #   results.sh progs NAME RC LOG   test_progs' output -> result rows
-#   results.sh maps RC LOG         test_maps' output -> result rows
+#   results.sh maps NAME RC LOG    test_maps' (binary NAME) output -> result rows
 #   results.sh compare A.tsv B.tsv LABEL_A LABEL_B OUT_PREFIX
 #
 # A result row is four tab-separated fields: test (test_progs' "name" or
-# "name/subtest", "test_maps", "test_maps/<part>", or "[test_progs -t
+# "name/subtest", "test_maps", "test_maps/<part>" (or another test_maps binary's name), or "[test_progs -t
 # NAME]" for the run itself), status (OK, FAIL, SKIP, TIMEOUT, CRASH),
 # testmod (1 if the test's log mentions bpf_testmod: it needs the module,
 # and the kbench kernels have no modules) and the first error line (or,
@@ -22,7 +22,7 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: results.sh progs NAME RC LOG | maps RC LOG | compare A.tsv B.tsv LABEL_A LABEL_B OUT_PREFIX" >&2
+	echo "usage: results.sh progs NAME RC LOG | maps NAME RC LOG | compare A.tsv B.tsv LABEL_A LABEL_B OUT_PREFIX" >&2
 	exit 2
 }
 
@@ -43,15 +43,24 @@ parse_progs() {
 	local name=$1 rc=$2 log=$3 st last
 	[ -r "$log" ] || { echo "results.sh: no test_progs log $log" >&2; exit 2; }
 	tr -d '\r' <"$log" | awk -F'\t' '
-	function first_error(b,   n, i, l, a) {
+	function first_error(b,   n, i, j, l) {
 		n = split(b, l, "\n")
-		for (i = 1; i <= n; i++) if (l[i] ~ /:FAIL:/) return l[i]
+		for (i = 1; i <= n; i++) if (l[i] ~ /:FAIL:/) {
+			# with the first libbpf complaint before it: the reason
+			for (j = 1; j < i; j++)
+				if (l[j] ~ /^libbpf: .*(fail|not resolved|[Ee]rror|[Nn]o such)/)
+					return l[i] " [" l[j] "]"
+			return l[i]
+		}
 		for (i = 1; i <= n; i++) if (l[i] ~ /(^libbpf: |[Ee]rror|[Ff]ailed|errno)/) return l[i]
 		for (i = 1; i <= n; i++) if (l[i] ~ /[^ \t]/) return l[i]
 		return ""
 	}
 	function clean(s) { gsub(/\t/, " ", s); sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 	/^All error logs:/ { exit }
+	# test_progs own start-up messages about loading bpf_testmod.ko belong
+	# to no test
+	/bpf_testmod\.ko/ { next }
 	/^#[0-9]+(\/[0-9]+)?[ \t]+[^ \t]+:(OK|FAIL|SKIP)/ {
 		line = $0
 		sub(/^#[0-9\/]+[ \t]+/, "", line)
@@ -89,11 +98,11 @@ parse_progs() {
 # (...)", a failed CHECK "func(line):FAIL:tag ..." and exits, and the end
 # is "test_maps: OK, N SKIPPED".
 parse_maps() {
-	local rc=$1 log=$2 st last err skipped
+	local name=$1 rc=$2 log=$3 st last err skipped
 	[ -r "$log" ] || { echo "results.sh: no test_maps log $log" >&2; exit 2; }
-	tr -d '\r' <"$log" | awk '
-	/^[A-Za-z0-9_]+:PASS$/ { t = $0; sub(/:PASS$/, "", t); if (!(t in s)) printf "test_maps/%s\tOK\t0\t\n", t; s[t] = 1; next }
-	/^[A-Za-z0-9_]+ SKIP / { t = $1; d = $0; sub(/^[^ ]+ /, "", d); if (!(t in s)) printf "test_maps/%s\tSKIP\t0\t%s\n", t, d; s[t] = 1 }
+	tr -d '\r' <"$log" | awk -v m="$name" '
+	/^[A-Za-z0-9_]+:PASS$/ { t = $0; sub(/:PASS$/, "", t); if (!(t in s)) printf "%s/%s\tOK\t0\t\n", m, t; s[t] = 1; next }
+	/^[A-Za-z0-9_]+ SKIP / { t = $1; d = $0; sub(/^[^ ]+ /, "", d); if (!(t in s)) printf "%s/%s\tSKIP\t0\t%s\n", m, t, d; s[t] = 1 }
 	'
 	st=$(run_status "$rc")
 	last=$(tr -d '\r' <"$log" | grep -v '^[[:space:]]*$' | tail -n 1 | tr '\t' ' ' || true)
@@ -101,14 +110,14 @@ parse_maps() {
 	skipped=$(tr -d '\r' <"$log" | sed -n 's/^test_maps: OK, \([0-9]*\) SKIPPED.*/\1/p' | tail -n 1)
 	if [ "$rc" = 0 ] && [ -n "$skipped" ]; then
 		if [ "$skipped" = 0 ]; then
-			printf 'test_maps\tOK\t0\t\n'
+			printf '%s\tOK\t0\t\n' "$name"
 		else
-			printf 'test_maps\tOK\t0\t%s skipped\n' "$skipped"
+			printf '%s\tOK\t0\t%s skipped\n' "$name" "$skipped"
 		fi
 	elif [ "$st" = TIMEOUT ]; then
-		printf 'test_maps\tTIMEOUT\t0\ttime limit reached (exit %s); last output: %s\n' "$rc" "$last"
+		printf '%s\tTIMEOUT\t0\ttime limit reached (exit %s); last output: %s\n' "$name" "$rc" "$last"
 	else
-		printf 'test_maps\tFAIL\t0\texit %s: %s\n' "$rc" "${err:-$last}"
+		printf '%s\tFAIL\t0\texit %s: %s\n' "$name" "$rc" "${err:-$last}"
 	fi
 }
 
@@ -170,14 +179,14 @@ compare() {
 		close(regfile)
 	}' "$a" "$b" >"$out.tsv.tmp"
 	mv -f "$out.tsv.tmp" "$out.tsv"
-	# the table: fixed-width columns, notes cut at 160 characters
+	# the table: fixed-width columns, notes cut at 200 characters
 	awk -F'\t' '
 	{ r[NR] = $0; for (i = 1; i <= 3; i++) if (length($i) > w[i]) w[i] = length($i) }
 	END {
 		for (j = 1; j <= NR; j++) {
 			split(r[j], c, "\t")
 			note = c[4]
-			if (length(note) > 160) note = substr(note, 1, 157) "..."
+			if (length(note) > 200) note = substr(note, 1, 197) "..."
 			line = sprintf("%-" w[1] "s  %-" w[2] "s  %-" w[3] "s  %s", c[1], c[2], c[3], note)
 			sub(/ +$/, "", line)
 			print line
@@ -200,7 +209,7 @@ cmd=$1
 shift
 case "$cmd" in
 progs) [ $# -eq 3 ] || usage; parse_progs "$@" ;;
-maps) [ $# -eq 2 ] || usage; parse_maps "$@" ;;
+maps) [ $# -eq 3 ] || usage; parse_maps "$@" ;;
 compare) [ $# -eq 5 ] || usage; compare "$@" ;;
 *) usage ;;
 esac
