@@ -6,7 +6,8 @@
 #
 # tests.list, one entry a line ("#" comments):
 #   progs NAME LIMIT_S           test_progs -t NAME
-#   maps  test_maps LIMIT_S [VAR=VALUE...]   test_maps, with its env knobs
+#   maps  NAME LIMIT_S [VAR=VALUE...]   ./NAME (test_maps or a variant of
+#                                       it), with its env knobs
 # For each entry the results dir gets <kind>-<name>.log (stdout and
 # stderr) and <kind>-<name>.rc (exit status; 124 = time limit). Before
 # each, a "kbench-run:" marker goes to the console, so a splat in the
@@ -45,7 +46,7 @@ while read -r kind name limit envs; do
 		;;
 	maps)
 		# shellcheck disable=SC2086 # envs is a list of VAR=VALUE words
-		timeout -k 30 "$limit" env $envs ./test_maps >"$out.log" 2>&1 || rc=$?
+		timeout -k 30 "$limit" env $envs "./$name" >"$out.log" 2>&1 || rc=$?
 		;;
 	*)
 		echo "tests.list: unknown kind '$kind'" >"$out.log"

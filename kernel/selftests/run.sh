@@ -160,7 +160,7 @@ for l in "${labels[@]}"; do
 			erc=$(cat "$r/$kind-$name.rc")
 			case "$kind" in
 			progs) "$here/results.sh" progs "$name" "$erc" "$r/$kind-$name.log" ;;
-			maps) "$here/results.sh" maps "$erc" "$r/$kind-$name.log" ;;
+			maps) "$here/results.sh" maps "$name" "$erc" "$r/$kind-$name.log" ;;
 			esac
 		done <"$tests"
 	} | awk -F'\t' '!seen[$1]++' >"$out/$l.tsv"
@@ -175,7 +175,7 @@ rc=0
 	for l in "${labels[@]}"; do
 		echo
 		if [ -s "$out/not-built-$l.tsv" ]; then
-			echo "not built for $l (Debian's toolchain; left out of test_progs):"
+			echo "not built or changed for $l (against its BTF with Debian's toolchain):"
 			sed 's/^/  /' "$out/not-built-$l.tsv"
 		else
 			echo "not built for $l: nothing (every test_progs test and BPF program compiled)"
