@@ -79,7 +79,7 @@ note() {
 }
 note "upstream BPF selftests: ${labels[0]} (reference) and ${labels[1]}; results in $out"
 for l in "${labels[@]}"; do
-	note "  $l: selftests build ${bdir[$l]} ($(jq -r '"\(.build_seconds) s to build, \(.test_progs_tests) test_progs tests, \(.not_built) files not built"' "${bdir[$l]}/build-info.json"))"
+	note "  $l: selftests build ${bdir[$l]} ($(jq -r '"\(.build_seconds) s to build, \(.test_progs_tests) test_progs tests, \(.not_built) entries in not-built.tsv"' "${bdir[$l]}/build-info.json"))"
 	cp "${bdir[$l]}/not-built.tsv" "$out/not-built-$l.tsv"
 done
 
@@ -165,6 +165,16 @@ for l in "${labels[@]}"; do
 		done <"$tests"
 	} | awk -F'\t' '!seen[$1]++' >"$out/$l.tsv"
 done
+
+# the kernel logs, scanned for splats (informational here: make
+# test-debug is the gate for them)
+splat=none
+if "$top/kernel/scripts/splat-scan.sh" "$out"/boots/*/serial.log >"$out/splats.txt" 2>&1; then
+	rm -f "$out/splats.txt"
+else
+	splat="$(grep -c '^=== splat' "$out/splats.txt" || true) splats: see $out/splats.txt"
+fi
+note "splat scan of the serial logs (kernel/scripts/splat-scan.sh): $splat"
 
 rc=0
 "$here/results.sh" compare "$out/${labels[0]}.tsv" "$out/${labels[1]}.tsv" "${labels[0]}" "${labels[1]}" \
