@@ -8,7 +8,8 @@
 #
 # 1. Each debug kernel boots once (2 vCPUs, icount) with the series'
 #    checks (kernel/checks/<topic>/boot-check): they must pass.
-#    lib/test_rhashtable's boot run must report no failure.
+#    lib/test_rhashtable's boot run must report no failure, and every
+#    KUnit suite built in (the series' irq_proc) must pass.
 # 2. Every workload runs once on each (QUICK=1, BOOTS=1; numbers from a
 #    debug kernel mean nothing and are not compared).
 # 3. Every serial log of those boots is scanned (kernel/scripts/
@@ -107,6 +108,18 @@ for k in "${names[@]}"; do
 		fail=1
 	else
 		note "ok   $k-debug: lib/test_rhashtable: $threads; ${nk:-no rhashtable_next_key case (this kernel lacks it)}"
+	fi
+	# KUnit suites built in run at boot (KTAP on the console): each
+	# must end "ok"; the baseline has none of the series' suites
+	suites=$(grep -o '^\(\[[ 0-9.]*\] \)\{0,1\}\(not \)\{0,1\}ok [0-9]* [a-z_]*$' <<<"$s" |
+		sed 's/^\[[ 0-9.]*\] //' || true)
+	if [ -z "$suites" ]; then
+		note "ok   $k-debug: no KUnit suite in this kernel"
+	elif grep -q '^not ok' <<<"$suites"; then
+		note "FAIL $k-debug: KUnit: $(grep '^not ok' <<<"$suites" | tr '\n' ' ')see $o/serial.log"
+		fail=1
+	else
+		note "ok   $k-debug: KUnit: $(tr '\n' ' ' <<<"$suites")"
 	fi
 done
 
