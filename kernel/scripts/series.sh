@@ -56,7 +56,8 @@ elif is_mbox "$spec"; then
 	for p in "$work/mbox"/*; do
 		# A cover letter (or any message without a diff) is not a patch.
 		if ! grep -q '^diff --git ' "$p"; then
-			kb_verbose "skipping message without a diff: $(sed -n 's/^Subject: //p' "$p" | head -n 1)"
+			# tr: a NUL in the subject would make bash warn
+			kb_verbose "skipping message without a diff: $(sed -n 's/^Subject: //p' "$p" | head -n 1 | tr -d '\0')"
 			continue
 		fi
 		printf '%s\n' "$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"
