@@ -215,6 +215,16 @@ else
 fi
 t1=$(date +%s)
 
+# The series' own lines must be W=1 and sparse clean (w1-check.sh).
+if [ "$npatches" -gt 0 ]; then
+	kb_say "W=1 C=1 check of the files the series changes ($label)"
+	if ! "$here/w1-check.sh" "$wt" "$out" "$label" kbench-base "$work/w1-check.txt"; then
+		grep '^SERIES' "$work/w1-check.txt" >&2 || true
+		kb_die "kernel $label: the lines above, written by the series, warn under W=1 or sparse; fix the patch named on each (report: $work/w1-check.txt, make output: $work/w1-check.txt.log)"
+	fi
+	tail -n 1 "$work/w1-check.txt" | sed 's/^ */kbench: w1-check: /'
+fi
+
 release=$(kbc_make -s kernelrelease 2>/dev/null | tail -n 1)
 version=$(kbc_make -s kernelversion 2>/dev/null | tail -n 1)
 tmp=$kdir.tmp.$$
@@ -224,6 +234,7 @@ cp "$out/$kbc_image" "$tmp/bzImage"
 cp "$out/vmlinux" "$tmp/vmlinux"
 cp "$out/.config" "$tmp/config"
 cp "$list" "$tmp/series.list"
+[ "$npatches" -eq 0 ] || cp "$work/w1-check.txt" "$tmp/w1-check.txt"
 "$here/key.sh" -v "$label" "$list" >"$tmp/key-inputs.txt"
 
 "$here/build-info.sh" "$label" "$key" "$KERNEL_SRC_PKG $srcver" "$version" "$release" \
