@@ -3,8 +3,11 @@
 # Check that every prefix of the series builds and boots: patch 1, then
 # patches 1-2, and so on. Each prefix is built as the kernel "bisect" (one
 # worktree, so each step recompiles only what its patch touches) and booted
-# with a payload that prints uname, runs the checks the series brings
-# (kernel/checks/<topic>/boot-check) and scans the kernel log.
+# with a payload that prints uname and runs the checks the series brings
+# (kernel/checks/<topic>/boot-check); every message the kernel printed
+# reaches the serial log (ignore_loglevel), which splat-scan.sh scans, as
+# make test-debug does. build.sh also checks each prefix's lines under
+# W=1 and sparse (w1-check.sh).
 #
 #   bisect-check.sh [SPEC]      (default: $SERIES or kernel/series)
 set -euo pipefail
@@ -36,7 +39,6 @@ set -eu
 uname -r >"$1/uname.txt"
 sh "$(dirname "$0")/checks.sh" "$1"
 dmesg >"$1/dmesg.txt"
-! grep -E 'Oops|BUG:|WARNING:|Call Trace' "$1/dmesg.txt"
 RUN
 chmod +x "$pay/run"
 
@@ -54,8 +56,13 @@ for i in $(seq 1 "$total"); do
 		kb_die "prefix $i/$total does not build: the series up to $(basename "$last"); see the log named above"
 	out=$work/boot-$i
 	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/$blabel" --payload "$pay" \
-		--out "$out" --vcpus 2 --clock wall --timeout 600 >"$work/boot-$i.log" 2>&1 ||
+		--out "$out" --vcpus 2 --clock wall --timeout 600 --append ignore_loglevel \
+		>"$work/boot-$i.log" 2>&1 ||
 		kb_die "prefix $i/$total does not boot cleanly: up to $(basename "$last"); serial log $out/serial.log, launcher log $work/boot-$i.log"
+	"$here/splat-scan.sh" "$out/serial.log" >"$work/splats-$i.txt" 2>&1 || {
+		cat "$work/splats-$i.txt" >&2
+		kb_die "prefix $i/$total splats: up to $(basename "$last"); the report above names the line of $out/serial.log"
+	}
 	kb_say "bisect $i/$total: builds and boots ($(cat "$out/results/uname.txt"))"
 done
 kb_say "all $total prefixes of the series build and boot"
