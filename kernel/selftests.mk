@@ -6,5 +6,9 @@
 # DEBUG=1 their -debug variants.
 .PHONY: upstream-selftests
 KERNELS ?= $(if $(filter 1,$(DEBUG)),baseline-debug patched-debug,baseline patched)
+# DEBUG=1 leaves test_maps-partial out: under KASAN and lockdep, in TCG,
+# it ran for over 70 minutes without finishing (211 s on the plain
+# kernels). test_maps, which stops at its sockmap part, still runs.
+ST_SKIP ?= $(if $(filter 1,$(DEBUG)),test_maps-partial)
 upstream-selftests: deps kernels image
-	@kernel/selftests/run.sh $(KERNELS)
+	@ST_SKIP="$(ST_SKIP)" kernel/selftests/run.sh $(KERNELS)
