@@ -89,6 +89,8 @@ done
 # other): the tests are functional, and side by side both kernels see
 # the same host load.
 kb_catch_signals
+# the entries both guests run: the list without ST_SKIP's names
+awk -v skip=" ${ST_SKIP:-} " 'index(skip, " " $2 " ") == 0 || /^[[:space:]]*#/' "$tests" >"$out/tests.list"
 declare -A bootrc bootpid boott0
 boot_start() {
 	local l=$1 pay=$out/payload-$1 o=$out/boots/$1
@@ -97,8 +99,8 @@ boot_start() {
 	cp -al "${bdir[$l]}/payload/." "$pay/" 2>/dev/null || cp -a "${bdir[$l]}/payload/." "$pay/"
 	cp "$here/guest-run.sh" "$pay/run"
 	chmod +x "$pay/run"
-	awk -v skip=" ${ST_SKIP:-} " 'index(skip, " " $2 " ") == 0 || /^[[:space:]]*#/' "$tests" >"$pay/tests.list"
-	note "boot $l: $(grep -vcE '^[[:space:]]*(#|$)' "$pay/tests.list") entries of $(basename "$tests")${ST_SKIP:+ (not run, ST_SKIP: $ST_SKIP)} (limit ${timeout} s, $vcpus vCPUs, $clock clock); serial log $o/serial.log"
+	cp "$out/tests.list" "$pay/tests.list"
+	note "boot $l: $(grep -vcE '^[[:space:]]*(#|$)' "$out/tests.list") entries of $(basename "$tests")${ST_SKIP:+ (not run, ST_SKIP: $ST_SKIP)} (limit ${timeout} s, $vcpus vCPUs, $clock clock); serial log $o/serial.log"
 	boott0[$l]=$(date +%s)
 	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/$l" --image "$img" --payload "$pay" \
 		--out "$o" --vcpus "$vcpus" --mem "$mem" --clock "$clock" --timeout "$timeout" \
@@ -164,7 +166,7 @@ for l in "${labels[@]}"; do
 			progs) "$here/results.sh" progs "$name" "$erc" "$r/$kind-$name.log" ;;
 			maps) "$here/results.sh" maps "$name" "$erc" "$r/$kind-$name.log" ;;
 			esac
-		done <"$tests"
+		done <"$out/tests.list"
 	} | awk -F'\t' '!seen[$1]++' >"$out/$l.tsv"
 done
 
