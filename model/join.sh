@@ -65,13 +65,13 @@ awk -F, -v file="$windows" -v out="$tmp/windows" '
 	}
 	function num(s) { return s ~ /^[0-9]+$/ }
 	NR == 1 {
-		if ($0 !~ /^# kbcache v1 /)
-			bad(1, "first line is not the plugin'"'"'s parameters (# kbcache v1 ...)")
+		if ($0 !~ /^# kbcache v2 /)
+			bad(1, "first line is not the plugin'"'"'s parameters (# kbcache v2 ...)")
 		next
 	}
 	NR == 2 {
-		if ($0 != "window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,dtlb_misses,model_cycles")
-			bad(2, "header is not window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,dtlb_misses,model_cycles")
+		if ($0 != "window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,dtlb_misses,model_cycles,irqs,irq_insns")
+			bad(2, "header is not window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,dtlb_misses,model_cycles,irqs,irq_insns")
 		next
 	}
 	endl { bad(NR, "a line after the end line") }
@@ -89,13 +89,13 @@ awk -F, -v file="$windows" -v out="$tmp/windows" '
 		next
 	}
 	{
-		if (NF != 9)
-			bad(NR, NF " fields, expected 9")
+		if (NF != 11)
+			bad(NR, NF " fields, expected 11")
 		if ($1 != ++w)
 			bad(NR, "window " $1 ", expected " w " (windows are numbered in order)")
 		if ($2 != "sample" && $2 != "warmup")
 			bad(NR, "kind \"" $2 "\" is not sample or warmup")
-		for (i = 3; i <= 9; i++)
+		for (i = 3; i <= 11; i++)
 			if (!num($i))
 				bad(NR, "field " i " (\"" $i "\") is not a count")
 		if ($2 == "sample")
@@ -103,6 +103,7 @@ awk -F, -v file="$windows" -v out="$tmp/windows" '
 	}
 	BEGIN {
 		want["windows"]; want["unclosed"]; want["stray_ends"]; want["restarts"]
+		want["entries"]; want["irqs"]; want["unbalanced"]
 		printf "" > out
 	}
 	END {
@@ -117,6 +118,10 @@ awk -F, -v file="$windows" -v out="$tmp/windows" '
 		if (cnt["unclosed"] || cnt["stray_ends"] || cnt["restarts"])
 			bad(endl, "unclosed=" cnt["unclosed"] " stray_ends=" cnt["stray_ends"] " restarts=" cnt["restarts"] \
 				": a sample started and never ended (unclosed, or restarted by the next start) or an end came without a start, so the windows cannot be matched to the samples")
+		if (cnt["entries"] && !cnt["irqs"])
+			bad(endl, "entries=" cnt["entries"] " irqs=0: no interrupt entry of the kernel ran in the whole boot, so its addresses were not the entries file'"'"'s (a kernel booted without nokaslr, or another vmlinux), and interrupts were counted in the windows")
+		if (cnt["unbalanced"])
+			bad(endl, "unbalanced=" cnt["unbalanced"] ": a window ended inside an interrupt it was leaving out (an entry without its iretq), so its counts lack part of the sample")
 	}' "$windows" 2>"$tmp/err" || die "$(cat "$tmp/err")"
 
 # 2. The samples, in the order the guest ran them: for each plan line,

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "pause.h"
 
 /* Buffers start here: page-aligned, as the guest's mmap is. */
 #define BASE	0x7f0000000000ull
@@ -103,6 +104,49 @@ static int run_stream(const struct kbc_params *p, struct kbc_cpu *cpu,
 	return 0;
 }
 
+/*
+ * pause: the interrupt-exclusion state machine (pause.h) on a script
+ * from stdin, one event a line: "run N" (N instructions execute), "irq"
+ * (an interrupt entry), "exc" (an exception entry), "iret", "out ID" and
+ * "in ID" (__switch_to_asm saves task ID's stack pointer, loads ID's).
+ * Prints what a window over the script counts and leaves out.
+ */
+static int run_pause(void)
+{
+	struct kbc_pause p = { 0 };
+	uint64_t now = 0, excluded = 0, span, spans = 0, v;
+	char line[128], ev[16];
+	int n;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		n = sscanf(line, "%15s %" SCNi64, ev, &v);
+		if (n < 1)
+			continue;
+		if (!strcmp(ev, "run") && n == 2) {
+			now += v;
+		} else if (!strcmp(ev, "irq")) {
+			if (!p.depth && !p.owner)
+				spans++;
+			kbc_pause_irq(&p, now);
+		} else if (!strcmp(ev, "exc")) {
+			kbc_pause_exc(&p);
+		} else if (!strcmp(ev, "iret")) {
+			if (kbc_pause_iret(&p, now, &span))
+				excluded += span;
+		} else if (!strcmp(ev, "out") && n == 2) {
+			kbc_pause_switch_out(&p, v);
+		} else if (!strcmp(ev, "in") && n == 2) {
+			kbc_pause_switch_in(&p, v);
+		} else {
+			fprintf(stderr, "test-cache: pause: bad event '%s'", line);
+			return 2;
+		}
+	}
+	printf("counted=%" PRIu64 " excluded=%" PRIu64 " spans=%" PRIu64
+	       " depth=%u\n", now - excluded, excluded, spans, p.depth);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct kbc_params p = KBC_DEFAULTS;
@@ -123,7 +167,7 @@ int main(int argc, char **argv)
 	}
 	if (a >= argc) {
 		fprintf(stderr, "usage: test-cache [key=value ...] addrs | "
-			"seq BYTES LAPS | chase BYTES LAPS SEED\n");
+			"seq BYTES LAPS | chase BYTES LAPS SEED | pause\n");
 		return 2;
 	}
 	if (kbc_cache_init(&llc, p.llc_size, p.line, p.llc_ways) ||
@@ -131,7 +175,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "test-cache: out of memory\n");
 		return 1;
 	}
-	if (!strcmp(argv[a], "addrs") && argc == a + 1)
+	if (!strcmp(argv[a], "pause") && argc == a + 1)
+		ret = run_pause();
+	else if (!strcmp(argv[a], "addrs") && argc == a + 1)
 		ret = run_addrs(&p, &cpu);
 	else if (!strcmp(argv[a], "seq") && argc == a + 3)
 		ret = run_stream(&p, &cpu, 0, strtoull(argv[a + 1], NULL, 0),

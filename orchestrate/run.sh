@@ -383,17 +383,28 @@ for v in "${groups[@]}"; do
 					-device "virtio-blk-pci,drive=kbdisk$di${q:+,num-queues=$q}")
 			done
 			# the model: the kbcache plugin writes one line per window
-			mw=''
+			# and leaves the guest's interrupts out of them: it needs
+			# the kernel's entry points (model/entries.sh), at their
+			# link addresses (nokaslr), and the same user address
+			# layout every boot (norandmaps) to be the same every boot
+			mw='' mapp=''
 			if [ -n "${group_model[$v]:-}" ]; then
 				mw=$(cd "$(dirname "$out")" && pwd)/$boot/model-windows.csv
-				extra+=(-plugin "$kbcache,outfile=$mw")
+				me=$(dirname "$mw")
+				me=${me%/*}/kbcache/entries.txt
+				mkdir -p "${me%/*}"
+				"$top/model/entries.sh" "$KBENCH_CACHE/labels/${labels[$i]}" >"$me.tmp" ||
+					kb_die "the model needs the entry points of kernel ${labels[$i]} (model/entries.sh failed, above)"
+				mv "$me.tmp" "$me"
+				extra+=(-plugin "$kbcache,outfile=$mw,entries=$me")
+				mapp='nokaslr norandmaps'
 			fi
 			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}${mw:+ model=cache}, $(kb_elapsed) elapsed, $(fmt_min "$(left_after $((n - 1)))") left (estimated)"
 			payload=$run/payload/v$v
 			if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
 				payload=$payload.profile
 			fi
-			app=${KB_APPEND:-} append=()
+			app=$mapp${KB_APPEND:+${mapp:+ }$KB_APPEND} append=()
 			case " ${KB_FAULT_APPEND:-} " in
 			*" $name/$boot="*)
 				# fault injection for the tests: NAME/BOOT=cmdline

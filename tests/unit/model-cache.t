@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-echo "1..23"
+echo "1..27"
 make_or_bail model-tools
 
 # counts_are DESC WANT CMD...: the last output line of CMD is exactly WANT
@@ -97,6 +97,23 @@ for s in 1048576 4194304 67108864; do
 	if out=$(dtlb_close "$s"); then ok 0 "chase $s B: DTLB miss rate within 3 % of 1 - 64/pages ($out)"
 	else ok 1 "chase $s B: DTLB miss rate within 3 % of 1 - 64/pages"; diag "$out"; fi
 done
+
+# Interrupts left out of a window (pause.h): what a window over the
+# script counts. An interrupt's span runs from its entry to its iretq.
+counts_are "an interrupt: its 50 instructions are left out" \
+	"counted=110 excluded=50 spans=1 depth=0" \
+	sh -c "printf 'run 100\nirq\nrun 50\niret\nrun 10\n' | $tc pause"
+counts_are "an exception outside a span is the work's own: counted, its iretq ends nothing" \
+	"counted=115 excluded=0 spans=0 depth=0" \
+	sh -c "printf 'run 100\nexc\nrun 5\niret\nrun 10\n' | $tc pause"
+counts_are "an exception inside a span nests: the span ends at the second iretq" \
+	"counted=110 excluded=15 spans=1 depth=0" \
+	sh -c "printf 'run 100\nirq\nrun 5\nexc\nrun 5\niret\nrun 5\niret\nrun 10\n' | $tc pause"
+# task a (0xa0) is switched out in the interrupt; b runs, returns with
+# its own iretq, takes an exception; a comes back and returns
+counts_are "a task switch in a span: the other task's iretq and entries do not end it" \
+	"counted=110 excluded=21 spans=1 depth=0" \
+	sh -c "printf 'run 100\nirq\nrun 5\nout 0xa0\nin 0xb0\nrun 7\niret\nrun 3\nexc\nrun 2\nout 0xb0\nin 0xa0\nrun 4\niret\nrun 10\n' | $tc pause"
 
 # bad parameters: exit 2 with the reason
 check_rc "a non-power-of-two size is refused" 2 "$tc" l1d_size=300 seq 4096 1

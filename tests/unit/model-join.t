@@ -15,11 +15,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..41"
+echo "1..50"
 
 hdr=workload,variant,point,metric,unit,better,clock,rep,value
-whdr=window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,dtlb_misses,model_cycles
-params="# kbcache v1 machine=skylake-client l1d_size=32768 l1d_ways=8"
+whdr=window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,dtlb_misses,model_cycles,irqs,irq_insns
+params="# kbcache v2 machine=skylake-client l1d_size=32768 l1d_ways=8 irq=exclude"
+endok="unclosed=0 stray_ends=0 restarts=0 entries=32 irqs=900 unbalanced=0"
 
 # A boot: plan a (2 points x 2 reps, warm-up 1), b (absent on this
 # kernel), c (1 point x 3 reps, not asked for the model rows below).
@@ -66,9 +67,9 @@ windows() {
 			kinds=${kinds:1}
 			i=$((i + 1))
 			[ "$k" = s ] && k=sample || k=warmup
-			echo "$i,$k,0,5000,4000,$i,$((10 * i)),$((100 * i)),$((1000 * i))"
+			echo "$i,$k,0,5000,4000,$i,$((10 * i)),$((100 * i)),$((1000 * i)),1,800"
 		done
-		echo "# kbcache end: windows=$i ${2:-unclosed=0 stray_ends=0 restarts=0}"
+		echo "# kbcache end: windows=$i ${2:-$endok}"
 	} >"$tmp/b/w.csv"
 }
 # the run's windows, in plan order: a 4096 (w s s), b absent (none),
@@ -159,12 +160,18 @@ windows "${good}s"
 fails "one sample window too many" "w.csv has 8 sample windows, but the boot's CSVs in .* hold 7 measured samples (a 4, b 0, c 3)"
 windows "wsswsswss"
 fails "one sample window too few" "w.csv has 6 sample windows, but .* hold 7 measured samples"
-windows "$good" "unclosed=1 stray_ends=0 restarts=0"
+windows "$good" "unclosed=1 stray_ends=0 restarts=0 entries=32 irqs=900 unbalanced=0"
 fails "an unclosed window" "w.csv:13: unclosed=1 stray_ends=0 restarts=0: a sample started and never ended"
-windows "$good" "unclosed=0 stray_ends=2 restarts=0"
+windows "$good" "unclosed=0 stray_ends=2 restarts=0 entries=32 irqs=900 unbalanced=0"
 fails "stray ends" "w.csv:13: unclosed=0 stray_ends=2 restarts=0"
-windows "$good" "unclosed=0 stray_ends=0 restarts=1"
+windows "$good" "unclosed=0 stray_ends=0 restarts=1 entries=32 irqs=900 unbalanced=0"
 fails "a restarted window" "w.csv:13: .*restarts=1"
+windows "$good" "unclosed=0 stray_ends=0 restarts=0 entries=32 irqs=0 unbalanced=0"
+fails "entry points given, no interrupt ever matched (KASLR)" "w.csv:13: entries=32 irqs=0: no interrupt entry of the kernel ran .*nokaslr"
+windows "$good" "unclosed=0 stray_ends=0 restarts=0 entries=32 irqs=900 unbalanced=1"
+fails "a window ended inside an excluded interrupt" "w.csv:13: unbalanced=1: a window ended inside an interrupt"
+windows "$good" "unclosed=0 stray_ends=0 restarts=0"
+fails "an end line without the interrupt counts (a v1 plugin)" "w.csv:13: end line has no \\(entries\\|irqs\\|unbalanced\\)="
 windows "$good"
 sed -i '$d' "$tmp/b/w.csv"
 fails "no end line (QEMU killed)" "w.csv:12: no \"# kbcache end:\" line: QEMU did not exit cleanly"
@@ -191,6 +198,9 @@ mkdir -p "$tree/build/bench" "$tree/build/model" "$tree/images" "$tree/bench" "$
 cp -r "$top/orchestrate" "$top/scripts" "$top/workloads" "$tree/"
 cp "$top/bench.conf" "$tree/"
 cp "$top/model/join.sh" "$tree/model/"
+# a stub entries.sh: the kernel directory it was given, as an entry
+# shellcheck disable=SC2016 # $1 is the stub's
+printf '#!/bin/sh\necho "irq 1000 10 10 $1"\n' >"$tree/model/entries.sh"
 rm -f "$tree/workloads/"*.wl
 printf 'name = t\nbench = fake\nreps = 3\nwarmup = 1\nmatrix.n = 1 2\n' >"$tree/workloads/t.wl"
 printf '#!/bin/sh\nexit 0\n' >"$tree/build/bench/kbbench"
@@ -209,6 +219,7 @@ while [ $# -gt 0 ]; do
 	--payload) payload=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
 	--extra-qemu) shift; extra=("$@"); break ;;
 	*) shift 2 ;;
 	esac
@@ -225,23 +236,24 @@ while IFS=$'\t' read -r wl _ variant point reps _; do
 done <"$payload/plan.tsv"
 mw=
 for a in "${extra[@]+"${extra[@]}"}"; do
-	case "$a" in *libkbcache.so,outfile=*) mw=${a#*outfile=} ;; esac
+	case "$a" in *libkbcache.so,outfile=*) mw=${a#*outfile=} mw=${mw%%,*} ;; esac
 done
 if [ -n "$mw" ]; then
 	k=$(basename "$(dirname "$out")")
 	[ "${KB_STUB_SHORT:-}" != "$k" ] || n=$((n - 1))
 	{
-		echo "# kbcache v1 machine=skylake-client l1d_size=32768"
-		echo window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,dtlb_misses,model_cycles
-		for i in $(seq 1 "$n"); do echo "$i,sample,0,10,5,1,2,3,$((1000 + i))"; done
-		echo "# kbcache end: windows=$n unclosed=0 stray_ends=0 restarts=0"
+		echo "# kbcache v2 machine=skylake-client l1d_size=32768 irq=exclude"
+		echo window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,dtlb_misses,model_cycles,irqs,irq_insns
+		for i in $(seq 1 "$n"); do echo "$i,sample,0,10,5,1,2,3,$((1000 + i)),0,0"; done
+		echo "# kbcache end: windows=$n unclosed=0 stray_ends=0 restarts=0 entries=1 irqs=5 unbalanced=0"
 	} >"$mw"
 fi
 printf '{"image": "%s", "accel": "tcg", "clock": "icount", "vcpus": 1, "qemu_version": "stub", "cmdline": "c", "qemu_cmdline": "q %s"}\n' \
 	"$KB_STUB_IMAGE" "${extra[*]+"${extra[*]}"}" >"$out/launch.json"
+printf '%s\n' "${append:-}" >"$out/append"
 STUB
 chmod +x "$tree/images/launch.sh" "$tree/images/check-image.sh" "$tree/build/bench/kbbench" \
-	"$tree/orchestrate/"*.sh "$tree/model/join.sh"
+	"$tree/orchestrate/"*.sh "$tree/model/join.sh" "$tree/model/entries.sh"
 for k in ka kb; do
 	mkdir -p "$tmp/cache/labels/$k"
 	: >"$tmp/cache/labels/$k/bzImage"
@@ -260,16 +272,19 @@ stub_run() {
 check "MODEL=cache with a stub launcher: run.sh completes" stub_run on MODEL=cache
 t "the launcher's last option: --extra-qemu -plugin <tree>/build/model/libkbcache.so,outfile=<boot dir>/model-windows.csv" \
 	grep -qx -- "-plugin" "$tmp/on/boots/a/v1-b01/extra-qemu"
-t "... outfile in the boot's own directory" \
-	grep -qx -- "$tree/build/model/libkbcache.so,outfile=$tmp/on/boots/a/v1-b01/model-windows.csv" "$tmp/on/boots/a/v1-b01/extra-qemu"
+t "... outfile in the boot's own directory, entries beside the kernel's boots" \
+	grep -qx -- "$tree/build/model/libkbcache.so,outfile=$tmp/on/boots/a/v1-b01/model-windows.csv,entries=$tmp/on/boots/a/kbcache/entries.txt" "$tmp/on/boots/a/v1-b01/extra-qemu"
+t "... the entries are model/entries.sh's, of the boot's kernel" \
+	grep -qx "irq 1000 10 10 $tmp/cache/labels/ka" "$tmp/on/boots/a/kbcache/entries.txt"
+t "... the guest boots with nokaslr norandmaps" grep -qx 'nokaslr norandmaps' "$tmp/on/boots/a/v1-b01/append"
 t "both boots complete, each with 4 model rows per sample (6 samples)" \
 	test -f "$tmp/on/raw/a/v1-b01/.done" -a -f "$tmp/on/raw/b/v1-b01/.done" -a \
 	"$(grep -c ',model,' "$tmp/on/raw/b/v1-b01/t.csv")" = 24
 t "the plan says the model is on, with its doubled timeout" \
 	grep -q '^vcpus 1: mem 2048, timeout 1800, clock icount, disks none, model cache for t$' "$tmp/on/plan.id"
 t "fingerprint.json records the model's parameter line; the plugin path reads <kbcache>" \
-	jq -e '.model.params == ["kbcache v1 machine=skylake-client l1d_size=32768"] and
-		(.qemu_cmdline["1"] | test("-plugin <kbcache>,outfile=<boot>/model-windows.csv"))' "$tmp/on/fingerprint.json"
+	jq -e '.model.params == ["kbcache v2 machine=skylake-client l1d_size=32768 irq=exclude"] and
+		(.qemu_cmdline["1"] | test("-plugin <kbcache>,outfile=<boot>/model-windows.csv,entries=<boot>/entries.txt"))' "$tmp/on/fingerprint.json"
 check_rc "one boot's windows short by one: run.sh exits 1 after the other boots" 1 stub_run short MODEL=cache KB_STUB_SHORT=b
 t "... naming the failed join" grep -q "1 boot(s) failed the model's join" "$tmp/err"
 t "... failed-boots.tsv lists boot b v1-b01, exit model, with the file and both counts" \
@@ -284,5 +299,6 @@ t "... no plugin, no model rows, no model in the plan or the fingerprint" \
 	test -z "$(cat "$tmp/off/boots/a/v1-b01/extra-qemu")" -a ! -e "$tmp/off/boots/a/v1-b01/model-windows.csv" -a \
 	"$(grep -c ',model,' "$tmp/off/raw/a/v1-b01/t.csv")" = 0 -a \
 	"$(grep -c model "$tmp/off/plan.id")" = 0 -a "$(jq 'has("model")' "$tmp/off/fingerprint.json")" = false
+t "... and no nokaslr norandmaps" test -z "$(cat "$tmp/off/boots/a/v1-b01/append")"
 t "... and the workload file's timeout is kept" grep -q '^vcpus 1: mem 2048, timeout 900, clock icount, disks none$' "$tmp/off/plan.id"
 exit "$fail"
