@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kbcache model's A/A check (issue 15, model/README.md): the baseline
+# kernel booted twice under the plugin at 1 vCPU with ptrchase (QUICK),
+# and the two boots' windows compared window by window. Interrupts are
+# left out of the windows, so every sample window's model_cycles must
+# agree within 1e-4 (with interrupts counted they differed up to 7.7e-4).
+# The issue's goal, bit-identical windows, is not met yet: identical
+# instructions and accesses in every sample window, and every window
+# identical, are TODO tests (model/README.md says what still moves).
+# About 2-3 minutes on the shared 2-core machine.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-model-aa.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+kb_conf KBENCH_CACHE
+
+echo "1..7"
+make_or_bail model-tools bench-tools
+[ -f "$KBENCH_CACHE/labels/baseline/vmlinux" ] ||
+	{ echo "Bail out! no baseline kernel with vmlinux in $KBENCH_CACHE/labels/baseline: run make kernels"; exit 1; }
+
+t0=$(date +%s)
+check "two model boots of the baseline kernel (ptrchase, QUICK, 1 vCPU) run and join" \
+	env MODEL=cache WORKLOADS=ptrchase QUICK=1 BOOTS=2 BENCH_VCPUS=1 CLOCK= PROFILE=0 \
+	"$top/orchestrate/run.sh" --run "$tmp/run" --kernel baseline=baseline
+diag "$(($(date +%s) - t0)) s"
+w1=$tmp/run/boots/baseline/v1-b01/model-windows.csv
+w2=$tmp/run/boots/baseline/v1-b02/model-windows.csv
+# shellcheck disable=SC2317 # called through t
+both_have() {
+	grep -q 'nokaslr.*norandmaps' "$tmp/run/boots/baseline/v1-b01/qemu.cmdline" &&
+		grep -q 'nokaslr.*norandmaps' "$tmp/run/boots/baseline/v1-b02/qemu.cmdline"
+}
+t "both boots booted with nokaslr norandmaps" both_have
+
+# irqs: the sample windows that left an interrupt out, over both boots
+irqs=$(awk -F, '$2 == "sample" && $10 > 0 { n++ } END { print n + 0 }' "$w1" "$w2" 2>/dev/null || echo 0)
+if [ "$irqs" -gt 0 ]; then ok 0 "interrupts were left out of $irqs sample windows"
+else ok 1 "interrupts were left out of sample windows (none was: no interrupt matched?)"; fi
+
+# sample WINDOWS_FILE N: the number and field N of each sample window
+sample() { awk -F, -v OFS=, -v f="$2" '$2 == "sample" { print $1, $f }' "$1" 2>/dev/null; }
+# todo DESC CMD...: a TODO test (reported, never a failure)
+todo() {
+	local d=$1
+	shift
+	n=$((n + 1))
+	if "$@" >/dev/null 2>&1; then echo "ok $n - $d"
+	else echo "not ok $n - $d # TODO not yet deterministic (model/README.md)"; fi
+}
+todo "every sample window counts the same instructions in both boots" \
+	cmp -s <(sample "$w1" 4) <(sample "$w2" 4)
+todo "... and the same accesses" cmp -s <(sample "$w1" 5) <(sample "$w2" 5)
+# model_cycles within 1e-4 of each other in every sample window
+if paste -d, <(sample "$w1" 9) <(sample "$w2" 9) | awk -F, '
+	{ d = $2 - $4; if (d < 0) d = -d; if (!$2 || d / $2 > 1e-4) bad = 1; n++ }
+	END { exit bad || !n }'; then
+	ok 0 "every sample window's model_cycles agree within 1e-4"
+else
+	ok 1 "every sample window's model_cycles agree within 1e-4"
+fi
+rc=0
+res=$("$top/model/cmp-windows.sh" "$w1" "$w2" 2>&1) || rc=$?
+n=$((n + 1))
+if [ "$rc" = 0 ]; then
+	echo "ok $n - every window bit-identical ($res)"
+else
+	echo "not ok $n - every window bit-identical ($res) # TODO not yet deterministic (model/README.md)"
+fi
+exit "$fail"
