@@ -226,6 +226,28 @@ static inline long count_keys(int fd, uint32_t ksize, long cap)
 }
 
 /*
+ * The count at rest: a walk is best effort while the table rehashes (an
+ * element may be skipped or seen twice), and deletes just before it may
+ * have kicked a shrink. Walk again, 10 ms apart, until a walk counts
+ * want, for up to 3 s; returns the last count and sets *walks. A lost
+ * element never comes back, so a real loss still fails.
+ */
+static inline long count_keys_at_rest(int fd, uint32_t ksize, long want,
+				      int *walks)
+{
+	const struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	long n = 0;
+
+	for (*walks = 1; *walks <= 300; (*walks)++) {
+		n = count_keys(fd, ksize, 1000000);
+		if (n == want)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	return n;
+}
+
+/*
  * Batches over the map, cmd BPF_MAP_LOOKUP_BATCH or
  * BPF_MAP_LOOKUP_AND_DELETE_BATCH: the first call starts at the
  * beginning, each further one at the cursor the last one returned.
