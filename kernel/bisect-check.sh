@@ -93,7 +93,7 @@ for i in $(seq "$from" "$total"); do
 	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/$blabel" --payload "$pi" \
 		--out "$out" --vcpus 2 --clock icount --timeout 900 --append ignore_loglevel \
 		>"$work/boot-$i.log" 2>&1 ||
-		kb_die "prefix $i/$total does not boot cleanly: up to $(basename "$last"); serial log $out/serial.log, launcher log $work/boot-$i.log"
+		kb_die "prefix $i/$total: the boot or a series check failed, up to $(basename "$last"); each topic's log and TAP output in $out/results/checks/<topic>/, serial log $out/serial.log, launcher log $work/boot-$i.log"
 	"$here/splat-scan.sh" "$out/serial.log" >"$work/splats-$i.txt" 2>&1 || {
 		cat "$work/splats-$i.txt" >&2
 		kb_die "prefix $i/$total splats: up to $(basename "$last"); the report above names the line of $out/serial.log"
