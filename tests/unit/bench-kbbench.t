@@ -47,7 +47,7 @@ err_has() {
 	[ "$bad" = 0 ] || diag "wanted one line with: $*" "got: $(cat "$tmp/err")"
 }
 
-echo "1..63"
+echo "1..70"
 
 if ! make -s -C "$top" -j1 bench-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make bench-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
@@ -133,6 +133,14 @@ check_rc "check --loops 99999999999999999999999 (overflow)" 2 "$kb" check procir
 err_has "... names the option and the value" "--loops" "'99999999999999999999999'" "too large"
 check_rc "check --loops 0 (the bench's validate)" 2 "$kb" check procirq_read --loops 0
 err_has "... names the option" "procirq_read" "--loops" "1..10000000"
+# bpf_syscall: the workload's points and variants pass, others are named
+check_rc "check bpf_syscall prog_load, variant common" 0 "$kb" check bpf_syscall --cmd prog_load --variant common --loops 100
+check_rc "check bpf_syscall --cmd btf_load" 2 "$kb" check bpf_syscall --cmd btf_load --variant plain
+err_is "... names the command it does not time" "kbbench: bpf_syscall: --cmd: 'btf_load' is not map_create or prog_load"
+check_rc "check bpf_syscall --variant hash" 2 "$kb" check bpf_syscall --variant hash
+err_is "... names the variant" "kbbench: bpf_syscall: --variant: 'hash' is not plain or common"
+check_rc "check bpf_syscall --loops 1001 (fds held per sample)" 2 "$kb" check bpf_syscall --variant plain --loops 1001
+err_has "... names the option and the range" "bpf_syscall" "--loops" "1..1000"
 check_rc "check --loops with no value" 2 "$kb" check procirq_read --loops
 err_has "... names the option" "--loops" "needs a value"
 check_rc "check --reps 3x" 2 "$kb" check procirq_read --reps 3x
