@@ -125,6 +125,48 @@ static const struct kb_bench *find_bench(const char *name)
 	return NULL;
 }
 
+/*
+ * Put every bench's options back to the values the program started
+ * with (saved on the first call). main() runs once per process, except
+ * in the fuzz harness (fuzz/kbbench_args.c), which calls it per input:
+ * a string option would otherwise still point into an earlier, freed
+ * argv, and an earlier input's values would leak into the next one.
+ */
+#define MAX_SAVED_OPTS 256
+
+static void reset_options(void)
+{
+	static union {
+		unsigned long ul;
+		const char *str;
+	} saved[MAX_SAVED_OPTS];
+	static int have_saved;
+	const struct kb_opt *o;
+	size_t i, k = 0;
+
+	for (i = 0; i < nr_benches(); i++) {
+		for (o = __start_kb_benches[i]->opts; o && o->name; o++, k++) {
+			if (k == MAX_SAVED_OPTS) {
+				fprintf(stderr, "kbbench: more than %d bench options: raise MAX_SAVED_OPTS\n",
+					MAX_SAVED_OPTS);
+				abort();
+			}
+			if (o->type == KB_OPT_ULONG) {
+				if (have_saved)
+					*(unsigned long *)o->dst = saved[k].ul;
+				else
+					saved[k].ul = *(unsigned long *)o->dst;
+			} else {
+				if (have_saved)
+					*(const char **)o->dst = saved[k].str;
+				else
+					saved[k].str = *(const char **)o->dst;
+			}
+		}
+	}
+	have_saved = 1;
+}
+
 static int cmp_bench(const void *a, const void *b)
 {
 	const struct kb_bench *const *x = a, *const *y = b;
@@ -540,6 +582,7 @@ int main(int argc, char **argv)
 	int check = 0, first;
 	size_t i;
 
+	reset_options();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
