@@ -505,6 +505,24 @@ out:
  * better/worse; wholly inside -> same; otherwise inconclusive, with
  * the number of boots that would settle it if the estimate held.
  */
+/*
+ * The boots that give both the boots and the samples a verdict needs,
+ * at the samples per boot this run had: a per-run metric (perf stat of
+ * the whole run) has one sample a boot, so it needs MIN_SAMPLES boots.
+ */
+static size_t boots_needed(const struct cmp *c)
+{
+	size_t need = MIN_BOOTS, i;
+
+	for (i = 0; i < 2; i++) {
+		size_t per = c->g[i].nboots ? c->g[i].n / c->g[i].nboots : 0;
+
+		if (per && (MIN_SAMPLES + per - 1) / per > need)
+			need = (MIN_SAMPLES + per - 1) / per;
+	}
+	return need;
+}
+
 static void decide(struct cmp *c, const struct key *kk, const char *base,
 		   const char *new)
 {
@@ -526,9 +544,9 @@ static void decide(struct cmp *c, const struct key *kk, const char *base,
 	if (!c->tested) {
 		c->verdict = "insufficient data";
 		snprintf(c->why, sizeof(c->why),
-			 "%zu/%zu boots and %zu/%zu samples (%s/%s); a verdict needs %d boots and %d samples a side: run with BOOTS=%d or more",
+			 "%zu/%zu boots and %zu/%zu samples (%s/%s); a verdict needs %d boots and %d samples a side: run with BOOTS=%zu or more",
 			 c->g[0].nboots, c->g[1].nboots, c->g[0].n, c->g[1].n,
-			 base, new, MIN_BOOTS, MIN_SAMPLES, MIN_BOOTS);
+			 base, new, MIN_BOOTS, MIN_SAMPLES, boots_needed(c));
 		return;
 	}
 	if (isnan(lo) || isnan(hi)) {

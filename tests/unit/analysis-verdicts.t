@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 need jq perl
 build_kbstat
 
-echo "1..21"
+echo "1..22"
 
 # rate NSEEDS SETTINGS...: the counts line of rates.sh
 rate() {
@@ -74,6 +74,10 @@ perl "$top/tests/fixtures/analysis/synth.pl" "$tmp/one" seed=3 boots=2
 "$kbstat" compare "$tmp/one" --base baseline --new patched --out "$tmp/one.json" 2>/dev/null
 check "2 boots a side: insufficient data, medians and CI still given" \
 	jq -e '.results[0] | .verdict == "insufficient data" and (.why | test("BOOTS=3")) and (.base.median | type) == "number" and (.estimate_ci_lo | type) == "number"' "$tmp/one.json"
+perl "$top/tests/fixtures/analysis/synth.pl" "$tmp/per" seed=3 samples=1
+"$kbstat" compare "$tmp/per" --base baseline --new patched --out "$tmp/per.json" 2>/dev/null
+check "3 boots of one sample each (a per-run metric): the boots that give 5 samples, BOOTS=5" \
+	jq -e '.results[0] | .verdict == "insufficient data" and (.why | test("BOOTS=5 or more"))' "$tmp/per.json"
 perl "$top/tests/fixtures/analysis/synth.pl" "$tmp/z" seed=2 zeros=0.5
 "$kbstat" floor "$tmp/z" --a baseline --b patched --out "$tmp/zf.json" 2>/dev/null
 check "floor of a count metric: a number, difference scale, not dropped" \
