@@ -500,12 +500,6 @@ out:
 }
 
 /*
- * The verdict of one comparison, on the DECISION_LEVEL interval against
- * the floor f (relative): wholly beyond +-f and BH p_adj < ALPHA ->
- * better/worse; wholly inside -> same; otherwise inconclusive, with
- * the number of boots that would settle it if the estimate held.
- */
-/*
  * The boots that give both the boots and the samples a verdict needs,
  * at the samples per boot this run had: a per-run metric (perf stat of
  * the whole run) has one sample a boot, so it needs MIN_SAMPLES boots.
@@ -523,6 +517,12 @@ static size_t boots_needed(const struct cmp *c)
 	return need;
 }
 
+/*
+ * The verdict of one comparison, on the DECISION_LEVEL interval against
+ * the floor f (relative): wholly beyond +-f and BH p_adj < ALPHA ->
+ * better/worse; wholly inside -> same; otherwise inconclusive, with
+ * the number of boots that would settle it if the estimate held.
+ */
 static void decide(struct cmp *c, const struct key *kk, const char *base,
 		   const char *new)
 {
