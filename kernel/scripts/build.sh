@@ -201,8 +201,13 @@ else
 	setsid "${kbc_build_cmd[@]}" </dev/null >>"$log" 2>&1 &
 	pid=$!
 	trap 'kill -TERM -- -"$pid" 2>/dev/null; kb_die "build of $label interrupted; log: $log"' INT TERM
+	# Poll every second (the build time is reported to the second),
+	# say how far it is every 30 s.
+	n=0
 	while kill -0 "$pid" 2>/dev/null; do
-		sleep 30
+		sleep 1
+		n=$((n + 1))
+		[ $((n % 30)) = 0 ] || continue
 		kill -0 "$pid" 2>/dev/null || break
 		nobj=$(grep -c '^  CC ' "$log" || true)
 		kb_say "build $label: $nobj objects compiled so far"
