@@ -51,7 +51,10 @@ static const char *cmd_name = "map_create";
 static int cmd;
 static bool with_common;
 static int *fds;
-static char *log_buf;
+/* built once in setup; common is NULL for the plain variant */
+static union bpf_attr attr;
+static struct kb_bpf_common_attr common_attr, *common;
+static char log_buf[LOG_SIZE];
 static const struct bpf_insn prog_insns[] = {
 	/* r0 = 0 */
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -137,34 +140,35 @@ static int common_attrs_supported(void)
 	return -1;
 }
 
-static void fill_attr(union bpf_attr *attr)
+/* The call every sample repeats, built once */
+static void fill_attr(void)
 {
-	memset(attr, 0, sizeof(*attr));
+	memset(&attr, 0, sizeof(attr));
 	if (cmd == BPF_MAP_CREATE) {
-		attr->map_type = BPF_MAP_TYPE_HASH;
-		attr->key_size = 8;
-		attr->value_size = 8;
-		attr->max_entries = 1;
-		memcpy(attr->map_name, "kb_sys", 7);
+		attr.map_type = BPF_MAP_TYPE_HASH;
+		attr.key_size = 8;
+		attr.value_size = 8;
+		attr.max_entries = 1;
+		memcpy(attr.map_name, "kb_sys", 7);
 	} else {
-		attr->prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-		attr->insns = (unsigned long)prog_insns;
-		attr->insn_cnt = sizeof(prog_insns) / sizeof(prog_insns[0]);
-		attr->license = (unsigned long)"GPL";
-		memcpy(attr->prog_name, "kb_sys", 7);
+		attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+		attr.insns = (unsigned long)prog_insns;
+		attr.insn_cnt = sizeof(prog_insns) / sizeof(prog_insns[0]);
+		attr.license = (unsigned long)"GPL";
+		memcpy(attr.prog_name, "kb_sys", 7);
 	}
 }
 
 /* One call; the new fd, or -1 after printing why. */
-static int call_once(union bpf_attr *attr, struct kb_bpf_common_attr *common)
+static int call_once(void)
 {
 	long fd;
 
 	if (common)
-		fd = sys_bpf(cmd | KB_BPF_COMMON_ATTRS, attr, sizeof(*attr),
+		fd = sys_bpf(cmd | KB_BPF_COMMON_ATTRS, &attr, sizeof(attr),
 			     common, sizeof(*common));
 	else
-		fd = sys_bpf(cmd, attr, sizeof(*attr), NULL, 0);
+		fd = sys_bpf(cmd, &attr, sizeof(attr), NULL, 0);
 	if (fd < 0)
 		fprintf(stderr, "kbbench: bpf_syscall: %s (%s): %s\n", cmd_name,
 			kb_variant, strerror(errno));
@@ -173,27 +177,25 @@ static int call_once(union bpf_attr *attr, struct kb_bpf_common_attr *common)
 
 static int sys_setup(void)
 {
-	union bpf_attr attr;
-	struct kb_bpf_common_attr common = { 0 };
 	int r, fd;
 
 	if (with_common) {
 		r = common_attrs_supported();
 		if (r)
 			return r;
+		common_attr.log_buf = (unsigned long)log_buf;
+		common_attr.log_size = sizeof(log_buf);
+		common_attr.log_level = 1;
+		common = &common_attr;
 	}
 	fds = calloc(loops, sizeof(*fds));
-	log_buf = malloc(LOG_SIZE);
-	if (!fds || !log_buf) {
+	if (!fds) {
 		perror("kbbench: bpf_syscall");
 		return -1;
 	}
+	fill_attr();
 	/* one call before any sample: a failure here names the reason */
-	fill_attr(&attr);
-	common.log_buf = (unsigned long)log_buf;
-	common.log_size = LOG_SIZE;
-	common.log_level = 1;
-	fd = call_once(&attr, with_common ? &common : NULL);
+	fd = call_once();
 	if (fd < 0)
 		return -1;
 	close(fd);
@@ -203,43 +205,29 @@ static int sys_setup(void)
 static void sys_teardown(void)
 {
 	free(fds);
-	free(log_buf);
 	fds = NULL;
-	log_buf = NULL;
 }
 
 static int sys_run(double *vals)
 {
-	struct kb_bpf_common_attr common[1];
-	union bpf_attr attr;
-	unsigned long i, n = 0;
+	unsigned long i, n;
 	uint64_t t0, t1;
-	int ret = 0;
-
-	fill_attr(&attr);
-	memset(common, 0, sizeof(common));
-	common->log_buf = (unsigned long)log_buf;
-	common->log_size = LOG_SIZE;
-	common->log_level = 1;
 
 	t0 = kb_now_ns();
-	for (i = 0; i < loops; i++) {
-		fds[i] = call_once(&attr, with_common ? common : NULL);
-		if (fds[i] < 0) {
-			ret = -1;
+	for (n = 0; n < loops; n++) {
+		fds[n] = call_once();
+		if (fds[n] < 0)
 			break;
-		}
-		n++;
 	}
 	t1 = kb_now_ns();
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 	if (settle_ms)
 		usleep(settle_ms * 1000);
-	if (ret)
-		return ret;
+	if (n < loops)
+		return -1;
 	vals[M_NS_PER_CALL] = (double)(t1 - t0) / (double)loops;
-	vals[M_LOG_BYTES] = with_common ? common->log_true_size : 0;
+	vals[M_LOG_BYTES] = common ? common->log_true_size : 0;
 	return 0;
 }
 
