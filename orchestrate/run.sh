@@ -230,6 +230,7 @@ plan_id() {
 			"$(basename "$(readlink -f "$KBENCH_CACHE/labels/${labels[$i]}")")"
 	done
 	printf 'boots %s\nprofile %s\n' "$BOOTS" "${PROFILE:-0}"
+	printf 'order variants rotated by boot (plan-order.sh)\n'
 	for v in "${groups[@]}"; do
 		printf 'vcpus %s: mem %s, timeout %s, clock %s, disks%s%s\n' "$v" \
 			"${group_mem[$v]}" "${group_timeout[$v]}" "${group_clock[$v]}" "${group_disks[$v]:- none}" \
@@ -303,6 +304,7 @@ est=$(left_after 0)
 kb_say "plan: estimated total $(fmt_min "$est")$([ "$est" != "?" ] || echo " (each vCPU count's first boot gives an estimate)")"
 
 # The payload is the same for every kernel: only the kernel differs.
+declare -A boot_payload=()
 for v in "${groups[@]}"; do
 	pd=$run/payload/v$v
 	mkdir -p "$pd/bin"
@@ -317,6 +319,24 @@ for v in "${groups[@]}"; do
 		cp -r "$pd" "$pd.profile"
 		: >"$pd.profile/profile.on"
 	fi
+	# Boot b runs each workload's variants rotated by b-1
+	# (orchestrate/plan-order.sh), both kernels alike: a payload for
+	# each order the boots need, shared by the boots that run it.
+	boot_payload[$v,1]=$pd
+	for b in $(seq 2 "$BOOTS"); do
+		order=$("$here/plan-order.sh" $((b - 1)) <"$pd/plan.tsv")
+		for ((a = 1; a < b; a++)); do
+			if [ "$order" = "$(cat "${boot_payload[$v,$a]}/plan.tsv")" ]; then
+				boot_payload[$v,$b]=${boot_payload[$v,$a]}
+				break
+			fi
+		done
+		[ -z "${boot_payload[$v,$b]:-}" ] || continue
+		rm -rf "$pd.b$b"
+		cp -r "$pd" "$pd.b$b"
+		printf '%s\n' "$order" >"$pd.b$b/plan.tsv"
+		boot_payload[$v,$b]=$pd.b$b
+	done
 done
 
 # launch.sh's exit status, in words (images/launch.sh lists them)
@@ -400,7 +420,7 @@ for v in "${groups[@]}"; do
 				mapp='nokaslr norandmaps'
 			fi
 			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}${mw:+ model=cache}, $(kb_elapsed) elapsed, $(fmt_min "$(left_after $((n - 1)))") left (estimated)"
-			payload=$run/payload/v$v
+			payload=${boot_payload[$v,$b]}
 			if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
 				payload=$payload.profile
 			fi
