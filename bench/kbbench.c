@@ -41,6 +41,7 @@ struct kb_common {
 	const char *clock;
 	const char *variant;
 	const char *workload;
+	unsigned long quiesce_ms;
 	int perf;
 };
 
@@ -220,12 +221,14 @@ static void usage(FILE *f)
 		"       kbbench NAME --help\n"
 		"       kbbench NAME --reps R --warmup W --clock icount|wall\n"
 		"               [--point k=v;...] [--variant V] [--workload W]\n"
-		"               [--perf] [bench options]\n"
+		"               [--perf] [--quiesce_ms MS] [bench options]\n"
 		"       kbbench check NAME [options as above]\n"
 		"Prints CSV: " CSV_HEADER "\n"
 		"better is lower, higher or none (informational).\n"
 		"--perf adds per-sample software counters (task_clock_ms,\n"
 		"context_switches, page_faults) read with perf_event_open.\n"
+		"--quiesce_ms MS waits, after setup and at most MS ms (0..600000,\n"
+		"default 0: not at all), until all CPUs are idle for 150 ms.\n"
 		"check validates the options without running anything (--reps,\n"
 		"--warmup and --clock are optional there): exit 0 if valid, 2 if not.\n");
 }
@@ -373,6 +376,7 @@ static int is_common_opt(const char *key)
 {
 	static const char *const common[] = {
 		"reps", "warmup", "point", "clock", "variant", "workload",
+		"quiesce_ms",
 	};
 	size_t i;
 
@@ -440,6 +444,9 @@ static int parse_args(const struct kb_bench *b, int argc, char **argv,
 			c->variant = val;
 		} else if (!strcmp(key, "workload")) {
 			c->workload = val;
+		} else if (!strcmp(key, "quiesce_ms")) {
+			if (parse_ulong(b, key, val, &c->quiesce_ms))
+				return -1;
 		}
 	}
 	/* The analysis needs to know these; never guess them. */
@@ -453,6 +460,10 @@ static int parse_args(const struct kb_bench *b, int argc, char **argv,
 	}
 	if (have_warmup && c->warmup > 1000000) {
 		kb_err(b, "--warmup: %lu is not in 0..1000000", c->warmup);
+		return -1;
+	}
+	if (c->quiesce_ms > 600000) {
+		kb_err(b, "--quiesce_ms: %lu is not in 0..600000", c->quiesce_ms);
 		return -1;
 	}
 	if (c->clock && strcmp(c->clock, "icount") && strcmp(c->clock, "wall")) {
@@ -510,6 +521,65 @@ static void emit(const struct kb_common *c, const struct kb_metric *m,
 	       rep, v);
 }
 
+/* Busy and total time of all CPUs so far, from /proc/stat's "cpu" line. */
+static int cpu_times(unsigned long long *busy, unsigned long long *total)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	/* user nice system idle iowait irq softirq steal */
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 4)
+		return -1;
+	*total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	*busy = *total - v[3] - v[4];
+	return 0;
+}
+
+#define QUIESCE_STEP_MS	50
+#define QUIESCE_STEPS	3
+#define QUIESCE_BUSY	5	/* percent of all CPUs' time */
+
+/*
+ * Wait, at most max_ms, until the CPUs have been idle for QUIESCE_STEPS
+ * intervals of QUIESCE_STEP_MS in a row (busy under QUIESCE_BUSY % of
+ * all CPUs' time). Work the previous point or this setup left behind
+ * (a large map's deferred free, a table resize) would otherwise run
+ * inside the first samples: the cache model's windows and any
+ * wall-clock sample count it. Says on stderr how long it waited.
+ */
+static void quiesce(const struct kb_bench *b, unsigned long max_ms)
+{
+	unsigned long long b0, t0, b1, t1, busy_pct = 100;
+	unsigned long waited = 0, quiet = 0;
+
+	if (cpu_times(&b0, &t0)) {
+		fprintf(stderr, "kbbench: %s: cannot read /proc/stat: not waiting for the system to go quiet\n",
+			b->name);
+		return;
+	}
+	while (quiet < QUIESCE_STEPS && waited < max_ms) {
+		usleep(QUIESCE_STEP_MS * 1000);
+		waited += QUIESCE_STEP_MS;
+		if (cpu_times(&b1, &t1))
+			break;
+		busy_pct = t1 > t0 && b1 >= b0 ? 100 * (b1 - b0) / (t1 - t0) : 100;
+		quiet = busy_pct < QUIESCE_BUSY ? quiet + 1 : 0;
+		b0 = b1;
+		t0 = t1;
+	}
+	if (quiet >= QUIESCE_STEPS)
+		fprintf(stderr, "kbbench: %s: quiet after %lu ms\n", b->name, waited);
+	else
+		fprintf(stderr, "kbbench: %s: the system did not go quiet in %lu ms (%llu %% busy in the last %d ms): the first samples may include background work\n",
+			b->name, waited, busy_pct, QUIESCE_STEP_MS);
+}
+
 static int run_bench(const struct kb_bench *b, const struct kb_common *c)
 {
 	unsigned long long p0[NR_PERF_SW], p1[NR_PERF_SW];
@@ -534,6 +604,8 @@ static int run_bench(const struct kb_bench *b, const struct kb_common *c)
 		if (r)
 			goto out;
 	}
+	if (c->quiesce_ms)
+		quiesce(b, c->quiesce_ms);
 	printf("%s\n", CSV_HEADER);
 	for (s = 0; s < c->warmup + c->reps; s++) {
 		if (c->perf && perf_read(p0))

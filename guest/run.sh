@@ -44,6 +44,12 @@ append_csv() {
 	cat "$1.perf" >>"$2"
 }
 
+# Before its samples, each point waits (at most this long) until the
+# CPUs are idle: what the point before left running (a large map's
+# deferred free) or its own setup started must not run in its samples.
+# kbbench says in perf/<point>.err how long it waited. (KB_QUIESCE_MS:
+# the host's tests, which run this on a busy host.)
+quiesce_ms=${KB_QUIESCE_MS:-30000}
 n=0
 total=$(grep -c . "$here/plan.tsv" || true)
 tab=$(printf '\t')
@@ -59,7 +65,8 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 		-o "$res/perf/$tag.txt" -- \
 		"$bin/kbbench" "$bench" --workload "$wl" --variant "$variant" \
 		--point "$point" --reps "$reps" --warmup "$warmup" \
-		--clock "$clock" $args $extra >"$tmp" 2>"$res/perf/$tag.err"; then
+		--clock "$clock" --quiesce_ms "$quiesce_ms" $args $extra \
+		>"$tmp" 2>"$res/perf/$tag.err"; then
 		# the whole invocation's counters, as rows of the same CSV
 		if ! bash "$bin/perfstat2csv.sh" --workload "$wl" --variant "$variant" \
 			--point "$point" --clock "$clock" "$res/perf/$tag.txt" \

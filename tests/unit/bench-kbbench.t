@@ -47,7 +47,7 @@ err_has() {
 	[ "$bad" = 0 ] || diag "wanted one line with: $*" "got: $(cat "$tmp/err")"
 }
 
-echo "1..70"
+echo "1..77"
 
 if ! make -s -C "$top" -j1 bench-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make bench-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
@@ -117,6 +117,11 @@ check_rc "check takes a full run command line" 0 "$kb" check procirq_read --work
 	--variant patched --point 'vcpus=2' --reps 30 --warmup 5 --clock icount --loops 200 --perf
 check_rc "check of an unknown bench" 2 "$kb" check nope --loops 1
 err_is "... names it and lists the known benches" "kbbench: no benchmark 'nope'; known: $("$kb" --list | cut -f1 | tr '\n' ' ' | sed 's/ $//')"
+# --quiesce_ms: after setup, wait until the CPUs are idle, and say so
+check_rc "check --quiesce_ms 600001 (out of range)" 2 "$kb" check procirq_read --quiesce_ms 600001
+err_has "... names the option and the range" "--quiesce_ms" "0..600000"
+check_rc "a run with --quiesce_ms 2000" 0 "$kb" ptrchase --reps 1 --warmup 0 --clock wall --size 4096 --accesses 1024 --quiesce_ms 2000
+err_has "... says on stderr whether and when the system went quiet" "kbbench: ptrchase: " "quiet"
 check_rc "check with an unknown option" 2 "$kb" check procirq_read --nope 1
 err_has "... names the bench and the option" "procirq_read" "--nope"
 check_rc "check --loops 12x" 2 "$kb" check procirq_read --loops 12x
@@ -134,11 +139,13 @@ err_has "... names the option and the value" "--loops" "'99999999999999999999999
 check_rc "check --loops 0 (the bench's validate)" 2 "$kb" check procirq_read --loops 0
 err_has "... names the option" "procirq_read" "--loops" "1..10000000"
 # bpf_syscall: the workload's points and variants pass, others are named
-check_rc "check bpf_syscall prog_load, variant common" 0 "$kb" check bpf_syscall --cmd prog_load --variant common --loops 100
+for v in plain flag attrlog common; do
+	check_rc "check bpf_syscall prog_load, variant $v" 0 "$kb" check bpf_syscall --cmd prog_load --variant "$v" --loops 100
+done
 check_rc "check bpf_syscall --cmd btf_load" 2 "$kb" check bpf_syscall --cmd btf_load --variant plain
 err_is "... names the command it does not time" "kbbench: bpf_syscall: --cmd: 'btf_load' is not map_create or prog_load"
 check_rc "check bpf_syscall --variant hash" 2 "$kb" check bpf_syscall --variant hash
-err_is "... names the variant" "kbbench: bpf_syscall: --variant: 'hash' is not plain or common"
+err_is "... names the variant" "kbbench: bpf_syscall: --variant: 'hash' is not plain, flag, attrlog or common"
 check_rc "check bpf_syscall --loops 1001 (fds held per sample)" 2 "$kb" check bpf_syscall --variant plain --loops 1001
 err_has "... names the option and the range" "bpf_syscall" "--loops" "1..1000"
 check_rc "check --loops with no value" 2 "$kb" check procirq_read --loops

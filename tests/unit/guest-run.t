@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..4"
+echo "1..5"
 for t in perf jq; do
 	command -v "$t" >/dev/null || { echo "Bail out! $t not found (make deps)"; exit 1; }
 done
@@ -20,7 +20,7 @@ cp "$top/build/bench/kbbench" "$top/bench/perfstat2csv.sh" "$tmp/p/bin/"
 cp "$top/guest/run.sh" "$tmp/p/run"
 printf 'procirq-read\tprocirq_read\tdefault\tvcpus=1;loops=5\t3\t1\ticount\t--perf\t--loops 5\n' >"$tmp/p/plan.tsv"
 rc=0
-sh "$tmp/p/run" "$tmp/r" >"$tmp/out" 2>&1 || rc=$?
+KB_QUIESCE_MS=200 sh "$tmp/p/run" "$tmp/r" >"$tmp/out" 2>&1 || rc=$?
 ok "$rc" "the runner runs the plan (exit $rc)"
 [ "$rc" = 0 ] || diag "$(cat "$tmp/out")" "$(cat "$tmp"/r/perf/*.err 2>/dev/null)"
 csv=$tmp/r/raw/procirq-read.csv
@@ -31,4 +31,6 @@ ok "$r" "perf stat's task-clock of the invocation is a run_task_clock_ms row (re
 [ "$(head -n 1 "$csv")" = "workload,variant,point,metric,unit,better,clock,rep,value" ] &&
 	[ "$(grep -c '^workload,' "$csv")" = 1 ] && r=0 || r=1
 ok "$r" "one header, every row in kbbench's CSV layout"
+grep -q '^kbbench: procirq_read: \(quiet after\|the system did not go quiet in\) [0-9]* ms' "$tmp"/r/perf/*.err && r=0 || r=1
+ok "$r" "each point first waits for the CPUs to go quiet, and its .err says how long"
 exit "$fail"
