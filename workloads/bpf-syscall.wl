@@ -2,17 +2,23 @@
 # one-element hash map) and PROG_LOAD (a two-instruction socket filter),
 # bench/bpf_syscall.c. 7.2's syscall common attributes add two syscall
 # arguments and a flag; a caller that does not use them must see no
-# change (plain: "same" on both kernels), and one that passes a log in
-# struct bpf_common_attr pays only for the log (common: absent on the
-# baseline, n/a there). One vCPU under icount: the syscall path is
-# short, and its instruction count is what changes.
+# change (plain: "same" on both kernels). flag sets BPF_COMMON_ATTRS
+# with no log: against plain, the extension's own cost. common passes a
+# level-1 log in struct bpf_common_attr: against plain for MAP_CREATE
+# (no log is written on success), against attrlog (the same log in
+# union bpf_attr, PROG_LOAD only) for PROG_LOAD, whose verifier writes
+# its trace into any level-1 log. flag and common are absent on the
+# baseline (n/a there); the runner rotates the variants' order from
+# boot to boot, so no variant always runs first. One vCPU under icount:
+# the syscall path is short, and its instruction count is what changes.
 name = bpf-syscall
 description = bpf() MAP_CREATE and PROG_LOAD cost, plain and with common attributes
 bench = bpf_syscall
 primary = ns_per_call
-variants = plain common
-# common against plain on one kernel: what the log in the common
-# attributes costs
+variants = plain flag attrlog common
+# flag, attrlog and common against plain on one kernel (common against
+# attrlog: build/analysis/kbstat compare RUN --kernel patched --base-variant attrlog
+# --new-variant common)
 base_variant = plain
 args = --loops 100
 matrix.cmd = map_create prog_load
