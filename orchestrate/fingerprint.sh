@@ -27,6 +27,11 @@ launches=$(find "$run/boots" -name launch.json -not -path '*.attempt[0-9]*/*' | 
 [ -n "$launches" ] || launches=$(find "$run/boots" -name launch.json | sort)
 [ -n "$launches" ] || kb_die "no launch.json under $run/boots: nothing was booted"
 
+# The benchmark binary the guests ran: the payload's copy, made when the
+# run started (build/bench/kbbench may have been rebuilt since).
+bench=$(find "$run/payload" -path '*/bin/kbbench' 2>/dev/null | sort | head -n 1)
+[ -n "$bench" ] || bench=$top/build/bench/kbbench
+
 kernels='{}'
 for i in "${!names[@]}"; do
 	bi=$KBENCH_CACHE/labels/${labels[$i]}/build-info.json
@@ -66,7 +71,7 @@ jq -s --argjson kernels "$kernels" --argjson shared "$shared" \
 	--arg host_cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
 	--arg host_kernel "$(uname -r)" --arg ncpu "$(nproc)" \
 	--argjson wl "$wl_sums" --argjson model "$model" \
-	--arg bench_sha "$(kb_sha256_file "$top/build/bench/kbbench")" '
+	--arg bench_sha "$(kb_sha256_file "$bench")" '
 	def norm: gsub($run + "/boots/[^ ,/]*/[^ ,/]*\\.disk(?<n>[0-9]+)\\.img"; "<boot>.disk\(.n).img")
 		| gsub($run + "/boots/[^ ,]*/[^ ,/]*/"; "<boot>/")
 		| gsub("/[^ ,]*/kernels/[0-9a-f]+/"; "<kernel>/")
