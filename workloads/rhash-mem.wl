@@ -1,8 +1,9 @@
 # rhash-mem: the memory of a BPF hash map after it is filled and after
 # every element is overwritten once, hash against 7.2's resizable rhash
 # (absent on the baseline), at 32-byte and 4-KiB values, as upstream's
-# rhtab-mem bench: the map's own accounting (fdinfo memlock,
-# bench/map_mem.c). Memory does not depend on the clock; icount keeps
+# rhtab-mem bench: the map's own accounting (fdinfo memlock) and what
+# its memory cgroup was charged (memory.current of kbbench's own
+# cgroup), bench/map_mem.c. Memory does not depend on the clock; icount keeps
 # the guest quiet and the run deterministic.
 name = rhash-mem
 description = BPF hash map memory, filled and overwritten: hash against rhash
