@@ -143,7 +143,7 @@ for v in plain flag attrlog common; do
 	check_rc "check bpf_syscall prog_load, variant $v" 0 "$kb" check bpf_syscall --cmd prog_load --variant "$v" --loops 100
 done
 check_rc "check bpf_syscall --cmd btf_load" 2 "$kb" check bpf_syscall --cmd btf_load --variant plain
-err_is "... names the command it does not time" "kbbench: bpf_syscall: --cmd: 'btf_load' is not map_create or prog_load"
+err_is "... names the command it does not time" "kbbench: bpf_syscall: --cmd: 'btf_load' is not map_create, array_create or prog_load"
 check_rc "check bpf_syscall --variant hash" 2 "$kb" check bpf_syscall --variant hash
 err_is "... names the variant" "kbbench: bpf_syscall: --variant: 'hash' is not plain, flag, attrlog or common"
 check_rc "check bpf_syscall --loops 1001 (fds held per sample)" 2 "$kb" check bpf_syscall --variant plain --loops 1001
