@@ -10,10 +10,11 @@
  * arithmetic, what its memory cgroup was charged: setup moves kbbench
  * into a memory cgroup of its own (a child of the cgroup2 root), where
  * the map is created, so memory.current grows by the map's kernel
- * memory (elements, buckets, per-CPU parts) and by nothing else this
- * process does between the reads (its own pages are touched in setup).
- * memory.current counts the per-CPU charge stock too: up to 64 pages
- * (256 KiB) per CPU either way.
+ * memory (elements, buckets, per-CPU parts) and by little else: a page
+ * of this process's own that the first sample touches first. It counts
+ * the per-CPU charge stock too: up to 64 pages (256 KiB) per CPU either
+ * way. (Run by hand as root, this makes a cgroup on whatever machine it
+ * runs on; kbench runs it only in its guests.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
