@@ -169,7 +169,8 @@ static void fill_attr(void)
 	memset(&attr, 0, sizeof(attr));
 	if (cmd == BPF_MAP_CREATE) {
 		attr.map_type = map_type;
-		attr.key_size = 8;
+		/* an array map's key is its u32 index */
+		attr.key_size = map_type == BPF_MAP_TYPE_ARRAY ? 4 : 8;
 		attr.value_size = 8;
 		attr.max_entries = 1;
 		memcpy(attr.map_name, "kb_sys", 7);
