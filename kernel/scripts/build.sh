@@ -49,8 +49,11 @@ mkdir -p "$KBENCH_CACHE"/{work,logs,kernels,labels}
 work=$KBENCH_CACHE/work/$label
 mkdir -p "$work"
 list=$work/series.list
-"$here/series.sh" "$spec" "$work" >"$list.tmp"
-mv -f "$list.tmp" "$list"
+# a temporary of its own: two makes may check the same label at once
+# (make boot-test beside make bench-compare, both asking for kernels)
+ltmp=$(mktemp "$list.XXXXXX")
+"$here/series.sh" "$spec" "$work" >"$ltmp" || { rm -f "$ltmp"; exit 1; }
+mv -f "$ltmp" "$list"
 npatches=$(grep -c . "$list" || true)
 
 key=$("$here/key.sh" "$label" "$list")
