@@ -47,7 +47,7 @@ err_has() {
 	[ "$bad" = 0 ] || diag "wanted one line with: $*" "got: $(cat "$tmp/err")"
 }
 
-echo "1..77"
+echo "1..78"
 
 if ! make -s -C "$top" -j1 bench-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make bench-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
@@ -142,6 +142,7 @@ err_has "... names the option" "procirq_read" "--loops" "1..10000000"
 for v in plain flag attrlog common; do
 	check_rc "check bpf_syscall prog_load, variant $v" 0 "$kb" check bpf_syscall --cmd prog_load --variant "$v" --loops 100
 done
+check_rc "check bpf_syscall array_create, variant flag" 0 "$kb" check bpf_syscall --cmd array_create --variant flag
 check_rc "check bpf_syscall --cmd btf_load" 2 "$kb" check bpf_syscall --cmd btf_load --variant plain
 err_is "... names the command it does not time" "kbbench: bpf_syscall: --cmd: 'btf_load' is not map_create, array_create or prog_load"
 check_rc "check bpf_syscall --variant hash" 2 "$kb" check bpf_syscall --variant hash
