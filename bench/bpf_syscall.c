@@ -264,8 +264,13 @@ static int sys_run(double *vals)
 	if (n < loops)
 		return -1;
 	vals[M_NS_PER_CALL] = (double)(t1 - t0) / (double)loops;
+	/*
+	 * attrlog: what the log holds, with its NUL (log_true_size when it
+	 * fits, as here; the field is not in every uapi header this builds
+	 * against)
+	 */
 	if (variant == V_ATTRLOG)
-		vals[M_LOG_BYTES] = attr.log_true_size;
+		vals[M_LOG_BYTES] = log_buf[0] ? strnlen(log_buf, LOG_SIZE) + 1 : 0;
 	else
 		vals[M_LOG_BYTES] = common ? common->log_true_size : 0;
 	return 0;
