@@ -18,7 +18,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 	case "$line" in "" | "#"*) continue ;; esac
 	k=$(printf '%s\n' "$line" | sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\)[[:space:]]*[:?+]*=.*/\1/p')
 	[ -n "$k" ] || kb_die "$2:$lineno: not a KEY = value line: $line"
-	if ! printf '%s\n' "$known" | grep -qxF "$k"; then
+	# a here-string, not a pipe: under pipefail, grep -q may leave
+	# the writer of a pipe to die of SIGPIPE and fail the test
+	if ! grep -qxF "$k" <<<"$known"; then
 		# shellcheck disable=SC2086 # one candidate per word
 		near=$(kb_closest "$k" $known)
 		kb_die "$2:$lineno: unknown key '$k'${near:+ (did you mean $near?)}; the known keys are those $defaults sets"

@@ -90,6 +90,7 @@ printf 'BOOTS = 5\nBOOST = 5\n' >"$tmp/local.conf"
 "$top/scripts/check-conf.sh" "$top/bench.conf" "$tmp/local.conf" 2>"$tmp/err" && r=1 || r=0
 grep -q "local.conf:2: unknown key 'BOOST'" "$tmp/err" && [ "$r" = 0 ] && r=0 || r=1
 ok "$r" "bench.local.conf: unknown key named with file:line"
+[ "$r" = 0 ] || diag "check-conf.sh said:" "$(cat "$tmp/err")"
 printf 'BOOTS = 5\nQUICK ?= 1\n' >"$tmp/good.conf"
 "$top/scripts/check-conf.sh" "$top/bench.conf" "$tmp/good.conf" && r=0 || r=1
 ok "$r" "bench.local.conf: known keys pass"
