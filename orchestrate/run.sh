@@ -321,22 +321,21 @@ for v in "${groups[@]}"; do
 	fi
 	# Boot b runs each workload's variants rotated by b-1
 	# (orchestrate/plan-order.sh), both kernels alike: a payload for
-	# each order the boots need, shared by the boots that run it.
+	# each order the boots need (keyed by the order itself), shared by
+	# the boots that run it.
+	declare -A payload_of=([$(cat "$pd/plan.tsv")]=$pd)
 	boot_payload[$v,1]=$pd
 	for b in $(seq 2 "$BOOTS"); do
 		order=$("$here/plan-order.sh" $((b - 1)) <"$pd/plan.tsv")
-		for ((a = 1; a < b; a++)); do
-			if [ "$order" = "$(cat "${boot_payload[$v,$a]}/plan.tsv")" ]; then
-				boot_payload[$v,$b]=${boot_payload[$v,$a]}
-				break
-			fi
-		done
-		[ -z "${boot_payload[$v,$b]:-}" ] || continue
-		rm -rf "$pd.b$b"
-		cp -r "$pd" "$pd.b$b"
-		printf '%s\n' "$order" >"$pd.b$b/plan.tsv"
-		boot_payload[$v,$b]=$pd.b$b
+		if [ -z "${payload_of[$order]:-}" ]; then
+			rm -rf "$pd.b$b"
+			cp -r "$pd" "$pd.b$b"
+			printf '%s\n' "$order" >"$pd.b$b/plan.tsv"
+			payload_of[$order]=$pd.b$b
+		fi
+		boot_payload[$v,$b]=${payload_of[$order]}
 	done
+	unset payload_of
 done
 
 # launch.sh's exit status, in words (images/launch.sh lists them)
