@@ -89,7 +89,9 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 		if [ "$rc" = 4 ]; then
 			# this kernel lacks what the variant needs: absent, not
 			# failed (RESULTS/raw/<wl>.absent: variant, point, why)
-			why=$(tail -n 2 "$res/perf/$tag.err" | tr '\t\n' '  ')
+			# the bench's own reason, not kbbench's generic last line
+			why=$(grep -v ' is absent on this kernel$' "$res/perf/$tag.err" | tail -n 1 | tr '\t' ' ') || true
+			[ -n "$why" ] || why=$(tail -n 1 "$res/perf/$tag.err" | tr '\t' ' ')
 			say "absent: $wl point=$point variant=$variant: $why"
 			printf '%s\t%s\t%s\n' "$variant" "$point" "$why" >>"$res/raw/$wl.absent"
 			rm -f "$tmp"
