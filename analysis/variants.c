@@ -232,9 +232,13 @@ struct cover_col {
 	char *label, *expr;
 };
 
-static void clock_note(const char *clock, int md)
+static void clock_note(const char *clock, const char *unit, int md)
 {
-	if (!strcmp(clock, "icount"))
+	/* a size is read, not timed: what a clock can see does not apply */
+	if (!strcmp(unit, "bytes"))
+		printf("%sclock %s: these are sizes in bytes, read in the guest; no clock enters them.\n",
+		       md ? "- " : "", clock);
+	else if (!strcmp(clock, "icount"))
 		printf("%sclock icount: the guest's time is its executed-instruction count (QEMU -icount); it sees no cache or TLB misses. These are instruction-count figures, not hardware figures.\n",
 		       md ? "- " : "");
 	else if (!strcmp(clock, "model"))
@@ -442,7 +446,7 @@ static void cover_workload(const struct results *rs, const struct wl_primary *wi
 		putchar('\n');
 	printf("%sratio = median(%s) / median(%s) of %s at each point, on %s; delta = ratio - 1.\n",
 	       md ? "\n- " : "", rs->new, rs->base, metric ? metric : "-", rs->kernel);
-	clock_note(clock ? clock : "-", md);
+	clock_note(clock ? clock : "-", unit, md);
 	putchar('\n');
 	for (j = 0; j < nrow; j++) {
 		for (c = 0; c < ncol + COVER_FIXED; c++)

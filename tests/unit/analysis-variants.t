@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 need jq perl gnuplot
 build_kbstat
 
-echo "1..38"
+echo "1..39"
 
 synth() {
 	perl "$top/tests/fixtures/analysis/synth.pl" "$@"
@@ -146,6 +146,16 @@ is "cover table: ratio and delta of a 2x effect" \
 	"$(awk 'NR == 4 { print ($6 > 0.49 && $6 < 0.51), ($7 ~ /^-(49|50)\.[0-9]%$/), $8 }' "$tmp/cover.txt")" "1 1 better"
 check "cover table: the clock is named, and icount is no hardware figure" \
 	grep -q '^clock icount: .*not hardware figures' "$tmp/cover.txt"
+# a memory table: sizes, which no clock sees or misses
+synth "$tmp/mem" seed=15 variants=hash,rhash vscale=rhash:0.6 metric=map_bytes_filled,bytes,lower points="$points"
+mkdir -p "$tmp/mem/workloads"
+sed 's/^primary = latency/primary = map_bytes_filled/' "$tmp/one/workloads/synth.wl" >"$tmp/mem/workloads/synth.wl"
+"$kbstat" compare "$tmp/mem" --kernel patched --base-variant hash --new-variant rhash \
+	--out "$tmp/mem.json" 2>/dev/null
+"$kbstat" cover "$tmp/mem.json" --run "$tmp/mem" >"$tmp/cover-mem.txt"
+is "cover table of sizes: its note says no clock enters them, not what icount misses" \
+	"$(grep -c '^clock icount: these are sizes in bytes' "$tmp/cover-mem.txt"),$(grep -c 'cache or TLB' "$tmp/cover-mem.txt")" "1,0"
+[ "$fail" = 0 ] || diag "$(cat "$tmp/cover-mem.txt")"
 
 # ---- the regression gate: absent on NEW is listed, and fails it ----
 check "gate: absent on OLD (the baseline here) is not a regression" \
