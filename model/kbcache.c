@@ -103,6 +103,20 @@ static void __attribute__((format(printf, 1, 2))) emit(const char *fmt, ...)
 	}
 }
 
+/*
+ * x86-64's cpu_entry_area (4-level paging: one 512 GiB slot from
+ * CPU_ENTRY_AREA_BASE): the read-only IDT and GDT, the TSS and the
+ * entry stacks. What the CPU itself reads and pushes there when it
+ * delivers an interrupt or exception is not the window's work, and QEMU
+ * 7.2 reports those helper accesses to whichever instruction's memory
+ * callbacks ran last (its plugin_mem_cbs is not reset when a block is
+ * left for an interrupt), so they would land in the window, a few or
+ * none depending on where the interrupt hit.
+ */
+#define CEA_BASE	0xfffffe0000000000ull
+#define CEA_SIZE	0x0000008000000000ull
+static uint64_t nr_cea_skipped;
+
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
 {
@@ -110,6 +124,10 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	if (!__atomic_load_n(&window_open, __ATOMIC_RELAXED) || vcpu >= nr_cpus ||
 	    pauses[vcpu].depth)
 		return;
+	if (vaddr - CEA_BASE < CEA_SIZE) {
+		__atomic_fetch_add(&nr_cea_skipped, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	kbc_access(&cpus[vcpu], vaddr, 1u << qemu_plugin_mem_size_shift(info));
 }
 
@@ -449,8 +467,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	pthread_mutex_lock(&win_lock);
 	emit("# kbcache end: windows=%" PRIu64 " unclosed=%d stray_ends=%" PRIu64
 	     " restarts=%" PRIu64 " entries=%zu irqs=%" PRIu64 " unbalanced=%" PRIu64
-	     "\n", nr_windows, window_open, nr_stray_ends, nr_restarts, nr_entries,
-	     nr_irqs, nr_unbalanced);
+	     " cea_skipped=%" PRIu64 "\n", nr_windows, window_open, nr_stray_ends,
+	     nr_restarts, nr_entries, nr_irqs, nr_unbalanced, nr_cea_skipped);
 	if (out && fclose(out))
 		fprintf(stderr, "kbcache: closing %s: %s\n", out_path, strerror(errno));
 	out = NULL;
