@@ -162,6 +162,14 @@ int kbc_cache_init(struct kbc_cache *c, uint64_t bytes, uint64_t block,
 	return 0;
 }
 
+void kbc_cache_flush(struct kbc_cache *c)
+{
+	uint64_t i, n = (uint64_t)c->sets * c->ways;
+
+	for (i = 0; i < n; i++)
+		c->tags[i] = KBC_EMPTY;
+}
+
 void kbc_cache_free(struct kbc_cache *c)
 {
 	free(c->tags);

@@ -90,6 +90,8 @@ int kbc_params_check(const struct kbc_params *p, char *err, unsigned long errsz)
 int kbc_cache_init(struct kbc_cache *c, uint64_t bytes, uint64_t block,
 		   uint64_t ways);
 void kbc_cache_free(struct kbc_cache *c);
+/* Empties the cache (every block invalid, as after init). */
+void kbc_cache_flush(struct kbc_cache *c);
 
 /* Looks up addr's block and makes it most recently used: 1 hit, 0 miss. */
 static inline int kbc_cache_touch(struct kbc_cache *c, uint64_t addr)

@@ -191,6 +191,18 @@ static void window_close_locked(uint64_t end)
 		sum.llc_misses += cpus[i].n.llc_misses;
 		sum.dtlb_misses += cpus[i].n.dtlb_misses;
 	}
+	/*
+	 * The warm-up's page faults ran kernel code on pages whose
+	 * addresses differ from boot to boot (the task's stack, page
+	 * tables, struct pages); the DTLB entries they left would evict
+	 * the samples' own in one boot and not in the next. Samples start
+	 * from an empty DTLB instead, refilled by their first touch of each
+	 * page, alike in every boot; the caches stay warm, which is what a
+	 * warm-up is for.
+	 */
+	if (win_kind == MARK_WARMUP)
+		for (i = 0; i < nr_cpus; i++)
+			kbc_cache_flush(&cpus[i].dtlb);
 	nr_windows++;
 	emit("%" PRIu64 ",%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	     ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", nr_windows,
@@ -555,7 +567,8 @@ KBC_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 	}
 	/* the parameters first, as a comment: they belong in the fingerprint */
 	kbc_params_format(&params, hdr, sizeof(hdr));
-	emit("# kbcache v2 machine=%s %s irq=%s\n",
+	/* cea and warmup_end: how the A/A fixes treat a window (README) */
+	emit("# kbcache v2 machine=%s %s irq=%s cea=skip warmup_end=dtlb_flush\n",
 	     is_default() ? KBC_MACHINE : "custom", hdr,
 	     nr_entries ? "exclude" : "include");
 	emit("window,kind,vcpu,instructions,accesses,l1d_misses,llc_misses,"

@@ -3,7 +3,8 @@
  * test-cache: drives the kbcache model core (cache.c) on the host with
  * synthetic address streams, for tests/unit/model-cache.t.
  *
- *   test-cache [key=value ...] addrs          ADDR[:SIZE] per stdin line (hex)
+ *   test-cache [key=value ...] addrs          ADDR[:SIZE] per stdin line (hex),
+ *                                             or flush-dtlb (empty the DTLB)
  *   test-cache [key=value ...] seq BYTES LAPS       sweep, stride = line
  *   test-cache [key=value ...] chase BYTES LAPS SEED random cyclic chain
  *                                                   of line-sized nodes
@@ -47,6 +48,11 @@ static int run_addrs(const struct kbc_params *p, struct kbc_cpu *cpu)
 		size = 8;
 		if (line[0] == '\n' || line[0] == '#')
 			continue;
+		/* what kbcache does when a warm-up window ends */
+		if (!strcmp(line, "flush-dtlb\n")) {
+			kbc_cache_flush(&cpu->dtlb);
+			continue;
+		}
 		if (sscanf(line, "%llx:%u", &a, &size) < 1 || !size || size > 64) {
 			fprintf(stderr, "test-cache: bad line: %s", line);
 			return 2;

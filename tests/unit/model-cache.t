@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-echo "1..27"
+echo "1..28"
 make_or_bail model-tools
 
 # counts_are DESC WANT CMD...: the last output line of CMD is exactly WANT
@@ -54,6 +54,9 @@ counts_are "an access crossing a page touches two DTLB entries" \
 counts_are "a repeated access hits everywhere" \
 	"lap=1 accesses=3 l1d_misses=1 llc_misses=1 dtlb_misses=1 model_cycles=263" \
 	sh -c "printf '1000\n1008\n1038:8\n' | $tc addrs"
+counts_are "after a DTLB flush (a warm-up's end) the page misses again, its line still hits" \
+	"lap=1 accesses=2 l1d_misses=1 llc_misses=1 dtlb_misses=2 model_cycles=282" \
+	sh -c "printf '1000\nflush-dtlb\n1008\n' | $tc addrs"
 
 # Defaults (Skylake client: 32 KiB 8-way L1D, 8 MiB 16-way LLC, 64 B
 # lines, 64-entry 4-way DTLB of 4 KiB pages).

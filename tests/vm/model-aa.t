@@ -4,10 +4,13 @@
 # kernel booted twice under the plugin at 1 vCPU with ptrchase (QUICK),
 # and the two boots' windows compared window by window. Interrupts are
 # left out of the windows, so every sample window's model_cycles must
-# agree within 1e-4 (with interrupts counted they differed up to 7.7e-4).
-# The issue's goal, bit-identical windows, is not met yet: identical
-# instructions and accesses in every sample window, and every window
-# identical, are TODO tests (model/README.md says what still moves).
+# agree within 1e-4 (with interrupts counted they differed up to 7.7e-4),
+# and count the same accesses (the CPU's own accesses at interrupt
+# delivery are left out). The issue's goal, bit-identical sample windows,
+# held in every A/A run since stop 24's two fixes but is not yet known to
+# always hold (a rare few-instruction difference seen before them is
+# unexplained): identical instructions, bit-identical sample windows and
+# bit-identical warm-ups are TODO tests (model/README.md).
 # About 2-3 minutes on the shared 2-core machine.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/scripts/lib.sh"
 kb_conf KBENCH_CACHE
 
-echo "1..7"
+echo "1..8"
 make_or_bail model-tools bench-tools
 [ -f "$KBENCH_CACHE/labels/baseline/vmlinux" ] ||
 	{ echo "Bail out! no baseline kernel with vmlinux in $KBENCH_CACHE/labels/baseline: run make kernels"; exit 1; }
@@ -55,7 +58,12 @@ todo() {
 }
 todo "every sample window counts the same instructions in both boots" \
 	cmp -s <(sample "$w1" 4) <(sample "$w2" 4)
-todo "... and the same accesses" cmp -s <(sample "$w1" 5) <(sample "$w2" 5)
+if cmp -s <(sample "$w1" 5) <(sample "$w2" 5); then
+	ok 0 "every sample window counts the same accesses in both boots"
+else
+	ok 1 "every sample window counts the same accesses in both boots"
+	diag "$(paste -d' ' <(sample "$w1" 5) <(sample "$w2" 5) | awk '$1 != $2')"
+fi
 # model_cycles within 1e-4 of each other in every sample window
 if paste -d, <(sample "$w1" 9) <(sample "$w2" 9) | awk -F, '
 	{ d = $2 - $4; if (d < 0) d = -d; if (!$2 || d / $2 > 1e-4) bad = 1; n++ }
@@ -64,12 +72,18 @@ if paste -d, <(sample "$w1" 9) <(sample "$w2" 9) | awk -F, '
 else
 	ok 1 "every sample window's model_cycles agree within 1e-4"
 fi
-rc=0
-res=$("$top/model/cmp-windows.sh" "$w1" "$w2" 2>&1) || rc=$?
-n=$((n + 1))
-if [ "$rc" = 0 ]; then
-	echo "ok $n - every window bit-identical ($res)"
-else
-	echo "not ok $n - every window bit-identical ($res) # TODO not yet deterministic (model/README.md)"
-fi
+# cmpw WHAT [--samples]: a TODO test of cmp-windows.sh's verdict
+cmpw() {
+	local what=$1 rc=0 res
+	shift
+	res=$("$top/model/cmp-windows.sh" "$@" "$w1" "$w2" 2>&1) || rc=$?
+	n=$((n + 1))
+	if [ "$rc" = 0 ]; then
+		echo "ok $n - $what bit-identical ($res)"
+	else
+		echo "not ok $n - $what bit-identical ($res) # TODO not yet deterministic (model/README.md)"
+	fi
+}
+cmpw "every sample window" --samples
+cmpw "every window, warm-ups included"
 exit "$fail"
