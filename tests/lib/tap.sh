@@ -3,6 +3,7 @@
 # ok STATUS DESCRIPTION for each test (STATUS 0 passes), exit "$fail".
 # t DESCRIPTION CMD...: one test that passes if CMD succeeds (output hidden).
 # diag LINE...: TAP comment lines.
+# is DESCRIPTION GOT WANT: one test that passes if the strings are equal.
 # shellcheck shell=bash
 
 # The callers read n and fail.
@@ -28,6 +29,17 @@ t() {
 }
 
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+
+# is DESC GOT WANT: one test that passes if the two strings are equal.
+is() {
+	if [ "$2" = "$3" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		echo "#   got:  '$2'"
+		echo "#   want: '$3'"
+	fi
+}
 
 # check_rc DESCRIPTION RC CMD...: one test that passes if CMD exits RC.
 # Its stdout is kept in $tmp/out and its stderr in $tmp/err (the caller

@@ -11,10 +11,6 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib/tap.sh"
 echo "1..5"
 cmpw=$top/model/cmp-windows.sh
-# is DESCRIPTION GOT WANT
-is() {
-	if [ "$2" = "$3" ]; then ok 0 "$1"; else ok 1 "$1"; diag "got:  '$2'" "want: '$3'"; fi
-}
 
 # windows FILE LINE...: a windows file with these window lines
 windows() {
