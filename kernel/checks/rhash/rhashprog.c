@@ -32,7 +32,6 @@
  */
 #define _GNU_SOURCE
 #include "rhashlib.h"
-#include <linux/btf.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 
@@ -231,125 +230,6 @@ static int prog_load(struct prog *p, uint32_t type, uint32_t attach_type,
 		print_vlog();
 	}
 	return fd;
-}
-
-/* ---- the running kernel's BTF ---- */
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	size_t cap = 1 << 22, n = 0;
-	uint8_t *buf = malloc(cap), *bigger;
-	ssize_t r;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || !buf) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((r = read(fd, buf + n, cap - n)) > 0) {
-		n += r;
-		if (n == cap) {
-			bigger = realloc(buf, cap * 2);
-			if (!bigger) {
-				r = -1;
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
-/* Bytes that follow a struct btf_type of this kind; -1 if unknown. */
-static long btf_extra(uint32_t kind, uint32_t vlen)
-{
-	switch (kind) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 0;
-	case BTF_KIND_ARRAY:
-		return sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return (long)vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return (long)vlen * sizeof(struct btf_enum);
-	case BTF_KIND_FUNC_PROTO:
-		return (long)vlen * sizeof(struct btf_param);
-	case BTF_KIND_DATASEC:
-		return (long)vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_ENUM64:
-		return (long)vlen * sizeof(struct btf_enum64);
-	}
-	return -1;
-}
-
-/*
- * The type id of the FUNC called name in the kernel's BTF, or -errno:
- * -ENODEV without BTF, -ENOENT if there is no such FUNC, -EPROTO if the
- * BTF cannot be read.
- */
-static long btf_func_id(const char *name)
-{
-	struct btf_header h;
-	struct btf_type t;
-	size_t len, off, end, str;
-	uint8_t *btf = read_file(BTF_PATH, &len);
-	long id = -ENOENT, extra;
-	uint32_t n;
-
-	if (!btf)
-		return -ENODEV;
-	if (len < sizeof(h))
-		goto bad;
-	memcpy(&h, btf, sizeof(h));
-	if (h.magic != BTF_MAGIC || h.hdr_len > len ||
-	    (uint64_t)h.hdr_len + h.type_off + h.type_len > len ||
-	    (uint64_t)h.hdr_len + h.str_off + h.str_len > len)
-		goto bad;
-	off = h.hdr_len + h.type_off;
-	end = off + h.type_len;
-	str = h.hdr_len + h.str_off;
-	for (n = 1; off + sizeof(t) <= end; n++) {
-		memcpy(&t, btf + off, sizeof(t));
-		if (BTF_INFO_KIND(t.info) == BTF_KIND_FUNC &&
-		    t.name_off < h.str_len &&
-		    !strncmp((char *)btf + str + t.name_off, name,
-			     h.str_len - t.name_off)) {
-			id = n;
-			break;
-		}
-		extra = btf_extra(BTF_INFO_KIND(t.info), BTF_INFO_VLEN(t.info));
-		if (extra < 0)
-			goto bad;
-		off += sizeof(t) + extra;
-	}
-	free(btf);
-	return id;
-bad:
-	free(btf);
-	return -EPROTO;
 }
 
 /* ---- case 1: lookup, update and delete from a socket filter ---- */
