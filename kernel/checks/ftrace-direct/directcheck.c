@@ -138,6 +138,12 @@ static int attach(uint32_t type, uint32_t btf_id, int slot, int f)
 	return nprobe++;
 }
 
+/* What an attach gave, for a case's name: "attached" or the errno */
+static const char *att_name(int p)
+{
+	return p < 0 ? err_name(p) : "attached";
+}
+
 /* Detaches probe @p (its program goes with its link) */
 static void detach(int p)
 {
@@ -296,7 +302,7 @@ int main(int argc, char **argv)
 	p = attach(BPF_TRACE_FEXIT, fid[0], SLOT_FEXIT0, 0);
 	result(p >= 0 && round_ok(),
 	       "fexit added to %s's trampoline (%s): both count",
-	       func[0].name, err_name(p < 0 ? p : 0));
+	       func[0].name, att_name(p));
 
 	kp = kprobe_open(1);
 	if (kp < 0) {
@@ -318,7 +324,7 @@ int main(int argc, char **argv)
 	khits = kprobe_count(kp);
 	result(ok && khits == kwant,
 	       "a second fentry on %s while the kprobe is there (%s): all count (kprobe %llu of %llu)",
-	       func[1].name, err_name(second < 0 ? second : 0),
+	       func[1].name, att_name(second),
 	       (unsigned long long)khits, (unsigned long long)kwant);
 	close(kp);
 	result(round_ok(), "the kprobe closed: both fentry on %s count",
@@ -331,7 +337,7 @@ int main(int argc, char **argv)
 	khits = kp < 0 ? 0 : kprobe_count(kp);
 	result(ok && khits == kwant,
 	       "a kprobe on %s first, then fentry (%s): both count (kprobe %llu of %llu)",
-	       func[3].name, err_name(p < 0 ? p : 0),
+	       func[3].name, att_name(p),
 	       (unsigned long long)khits, (unsigned long long)kwant);
 	if (kp >= 0)
 		close(kp);
@@ -340,7 +346,8 @@ int main(int argc, char **argv)
 	result(id >= 0 && m.attached >= NMASS * 3 / 4 && round_ok(),
 	       "%d of the first %d __x64_sys_ functions attached at once "
 	       "(first error %s): the %d functions count as before",
-	       m.attached, m.tried, err_name(m.first_err), NFUNC);
+	       m.attached, m.tried,
+	       m.first_err ? err_name(m.first_err) : "none", NFUNC);
 	for (p = 0; p < nprobe; p++)
 		if (probes[p].slot == SLOT_MASS && probes[p].link >= 0)
 			detach(p);
@@ -355,6 +362,6 @@ int main(int argc, char **argv)
 	p = attach(BPF_TRACE_FENTRY, fid[2], SLOT_AGAIN2, 2);
 	result(p >= 0 && round_ok(),
 	       "fentry on %s again after that (%s): it counts",
-	       func[2].name, err_name(p < 0 ? p : 0));
+	       func[2].name, att_name(p));
 	return tap_done();
 }
