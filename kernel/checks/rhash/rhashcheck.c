@@ -44,6 +44,13 @@ static void check_create_errors(void)
 		  "key_size 65536 (> U16_MAX)" },
 		{ 8, 8, (1U << 31) + 1, BPF_F_NO_PREALLOC, 0, -E2BIG,
 		  "max_entries 2^31 + 1" },
+		/*
+		 * KMALLOC_MAX_SIZE is 4 MiB on x86-64: key + value is 15
+		 * bytes under it, the element (llist_node, rhash_head, key
+		 * and value rounded to 8) 8 bytes over
+		 */
+		{ 1, 4194281, 16, BPF_F_NO_PREALLOC, 0, -E2BIG,
+		  "element of 4 MiB + 8 bytes (key_size 1, value_size 4194281)" },
 		{ 8, 8, 1024, BPF_F_NO_PREALLOC, 1ULL << 32, -EINVAL,
 		  "map_extra with upper bits" },
 		{ 8, 8, 1 << 20, BPF_F_NO_PREALLOC, 0x10000, -E2BIG,

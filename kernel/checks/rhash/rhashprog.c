@@ -22,7 +22,9 @@
  * - iter: the seq_file iterator of map elements (bpf_iter_bpf_map_elem)
  *   over 64 elements; the program counts and sums keys and values into
  *   an array map and writes each pair with bpf_seq_write(). read() must
- *   reach EOF after the 64 records.
+ *   reach EOF after the 64 records. iter-lost: a program that deletes
+ *   the next element under the walk; the reads fail with EAGAIN, without
+ *   the end-of-walk call.
  * - perf: a perf event program (NMI with a hardware PMU, else the
  *   cpu-clock hrtimer) deletes keys 0, 1, 2, ... while user space inserts
  *   other keys; the map then holds what was inserted minus what the
@@ -757,6 +759,127 @@ out:
 	close_fd(map);
 }
 
+/*
+ * The walk loses its place: an iterator program that deletes both
+ * elements of a two-element map while it is shown the first. The walk's
+ * next step looks for the successor of the second, which has gone: on
+ * RHASH the read fails with EAGAIN, and so does every later read; the
+ * program's end-of-walk call (key NULL) must not run and nothing of the
+ * failed read may come back on the next one. BPF_MAP_TYPE_HASH walks its
+ * buckets and simply ends.
+ */
+#define LOST_END	0xe0dULL	/* what the end-of-walk call writes */
+
+static int load_iter_lost_prog(int map_fd, uint32_t btf_id)
+{
+	enum { L_END = 1 };
+	struct prog p;
+
+	prog_init(&p);
+	emit(&p, MOV_REG(R6, R1));
+	emit(&p, LDX(BPF_DW, R1, R6, 0));	/* ctx->meta */
+	emit(&p, LDX(BPF_DW, R9, R1, 0));	/* meta->seq */
+	emit(&p, LDX(BPF_DW, R7, R6, 16));	/* ctx->key */
+	emit_jmp(&p, J_IMM(BPF_JEQ, R7, 0), L_END);
+	emit(&p, LDX(BPF_DW, R1, R7, 0));
+	emit(&p, STX(BPF_DW, FP, R1, -8));
+	emit(&p, MOV_REG(R1, R9));
+	emit(&p, MOV_REG(R2, FP));
+	emit(&p, ADD_IMM(R2, -8));
+	emit(&p, MOV_IMM(R3, 8));
+	emit(&p, CALL(BPF_FUNC_seq_write));
+	for (int k = 1; k <= 2; k++) {
+		emit(&p, ST_IMM(BPF_DW, FP, -16, k));
+		emit_map(&p, R1, map_fd);
+		emit(&p, MOV_REG(R2, FP));
+		emit(&p, ADD_IMM(R2, -16));
+		emit(&p, CALL(BPF_FUNC_map_delete_elem));
+	}
+	emit_exit(&p, 0);
+
+	label(&p, L_END);
+	emit(&p, ST_IMM(BPF_DW, FP, -8, (int32_t)LOST_END));
+	emit(&p, MOV_REG(R1, R9));
+	emit(&p, MOV_REG(R2, FP));
+	emit(&p, ADD_IMM(R2, -8));
+	emit(&p, MOV_IMM(R3, 8));
+	emit(&p, CALL(BPF_FUNC_seq_write));
+	emit_exit(&p, 0);
+
+	return prog_load(&p, BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, btf_id);
+}
+
+static void check_iter_lost(void)
+{
+	union bpf_iter_link_info linfo;
+	int map = -1, prog = -1, link = -1, it = -1, err, errs[3];
+	uint64_t buf[16];
+	ssize_t got[3];
+	int ends = 0, recs = 0;
+	union bpf_attr a;
+	long id;
+
+	id = btf_func_id(ITER_FUNC);
+	if (id <= 0) {
+		result(0, "iter-lost: the BTF id of FUNC %s: %ld", ITER_FUNC,
+		       id);
+		return;
+	}
+	map = test_map(8, 8, 16, 0);
+	err = map < 0 ? map : insert_keys(map, 8, 1, 2);
+	prog = err ? -EINVAL : load_iter_lost_prog(map, id);
+	if (prog >= 0) {
+		memset(&linfo, 0, sizeof(linfo));
+		linfo.map.map_fd = map;
+		memset(&a, 0, sizeof(a));
+		a.link_create.prog_fd = prog;
+		a.link_create.attach_type = BPF_TRACE_ITER;
+		a.link_create.iter_info = (uintptr_t)&linfo;
+		a.link_create.iter_info_len = sizeof(linfo);
+		link = sys_bpf(BPF_LINK_CREATE, &a);
+	}
+	if (link >= 0) {
+		memset(&a, 0, sizeof(a));
+		a.iter_create.link_fd = link;
+		it = sys_bpf(BPF_ITER_CREATE, &a);
+	}
+	if (it < 0) {
+		result(0, "iter-lost: set up (map %s, insert %s, program %s, link %s, iterator %s)",
+		       fd_err_name(map), err_name(err), fd_err_name(prog),
+		       fd_err_name(link), fd_err_name(it));
+		goto out;
+	}
+	/* three reads: what each returns, and the records they bring */
+	for (int i = 0; i < 3; i++) {
+		got[i] = read(it, buf, sizeof(buf));
+		errs[i] = got[i] < 0 ? -errno : 0;
+		for (ssize_t o = 0; o + 8 <= got[i]; o += 8) {
+			if (buf[o / 8] == LOST_END)
+				ends++;
+			else
+				recs++;
+		}
+	}
+	printf("# iter-lost: reads returned %s, %s, %s (bytes or error); %d records, %d end-of-walk records\n",
+	       got[0] < 0 ? err_name(errs[0]) : "data", got[1] < 0 ?
+	       err_name(errs[1]) : "data", got[2] < 0 ? err_name(errs[2]) :
+	       "data", recs, ends);
+	if (map_type == MAP_TYPE_RHASH)
+		result(errs[0] == -EAGAIN && errs[1] == -EAGAIN &&
+		       errs[2] == -EAGAIN && !ends && !recs,
+		       "iter-lost: a walk that lost its place fails with EAGAIN on every read, without the end-of-walk call or the failed read's records (%zd %zd %zd bytes, %d records, %d end calls)",
+		       got[0], got[1], got[2], recs, ends);
+	else
+		result(got[0] > 0 && !errs[1] && !errs[2] && ends == 1,
+		       "iter-lost: the hash map's walk ends normally (%d records, %d end calls, then %s)",
+		       recs, ends, errs[1] ? err_name(errs[1]) : "EOF");
+out:
+	close_fd(it);
+	close_fd(link);
+	close_fd(prog);
+	close_fd(map);
+}
+
 /* ---- case 3: deletes from a perf event program ---- */
 
 #define PERF_PRE	512	/* keys 0..PERF_PRE-1 for the program */
@@ -1163,6 +1286,7 @@ int main(int argc, char **argv)
 	check_prog_ops(8);	/* word-sized key */
 	check_prog_ops(12);	/* generic key */
 	check_iter();
+	check_iter_lost();
 	check_perf();
 	check_sched(8);		/* word-sized key */
 	check_sched(12);	/* generic key */
