@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,7 +62,8 @@ struct common_attr {
 	uint32_t log_size;
 	uint32_t log_level;
 	uint32_t log_true_size;
-} __attribute__((aligned(8)));
+	uint32_t reserved;	/* the tail padding, named: must be zero */
+};
 _Static_assert(sizeof(struct common_attr) == 24, "bpf_common_attr is 24 bytes");
 
 /* union bpf_attr for BPF_MAP_CREATE, 6.12 */
@@ -889,6 +891,7 @@ static void bad_input(void)
 /* commands that take no common attributes still work with the flag */
 static void other_commands(void)
 {
+	char buf[64];
 	struct common_attr ca;
 	struct map_attr ma;
 	struct elem_attr ea;
@@ -910,13 +913,82 @@ static void other_commands(void)
 	r = bpf_common(CMD_MAP_UPDATE_ELEM, &ea, sizeof(ea), &ca);
 	result(r == 0, "MAP_UPDATE_ELEM | BPF_COMMON_ATTRS, zeroed attributes: %s",
 	       err_name(r));
+
+	/* a command that takes no log ignores one (common-attrs/0001) */
+	memset(buf, 'x', sizeof(buf));
+	ca.log_buf = (uintptr_t)buf;
+	ca.log_size = sizeof(buf);
+	ca.log_level = 1;
+	ca.log_true_size = 12345;
+	r = bpf_common(CMD_MAP_UPDATE_ELEM, &ea, sizeof(ea), &ca);
+	result(r == 0 && buf[0] == 'x' && buf[sizeof(buf) - 1] == 'x' &&
+	       ca.log_true_size == 12345,
+	       "MAP_UPDATE_ELEM | BPF_COMMON_ATTRS with a log: %s (want success), log %s, log_true_size %u (want 12345: ignored)",
+	       err_name(r), buf[0] == 'x' ? "untouched" : "written",
+	       ca.log_true_size);
 	close(map);
+}
+
+/* the padding is named and must be zero (common-attrs/0001) */
+static void reserved_field(void)
+{
+	struct common_attr ca;
+	struct map_attr ma;
+	int r;
+
+	map_hash(&ma);
+	memset(&ca, 0, sizeof(ca));
+	ca.reserved = 1;
+	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
+	drop(r);
+	result(r == -EINVAL, "MAP_CREATE, common attributes with reserved = 1: %s (want EINVAL)",
+	       res_name(r));
+}
+
+/*
+ * 1 if the running kernel's BTF holds the name s, 0 if not, -errno if
+ * it cannot be read.
+ */
+static int btf_names(const char *s)
+{
+	size_t n = strlen(s) + 2, len = 0, cap = 1 << 20;
+	char *buf = malloc(cap), want[128];
+	int fd, found;
+	ssize_t r;
+
+	if (!buf || n > sizeof(want)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	fd = open("/sys/kernel/btf/vmlinux", O_RDONLY);
+	if (fd < 0) {
+		free(buf);
+		return -errno;
+	}
+	while ((r = read(fd, buf + len, cap - len)) > 0) {
+		len += r;
+		if (len == cap) {
+			char *more = realloc(buf, cap * 2);
+
+			if (!more)
+				break;
+			buf = more;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	/* a name in the string section: NUL on both sides */
+	want[0] = '\0';
+	memcpy(want + 1, s, n - 1);
+	found = r < 0 ? -EIO : memmem(buf, len, want, n) != NULL;
+	free(buf);
+	return found;
 }
 
 int main(int argc, char **argv)
 {
 	size_t i;
-	int opt;
+	int opt, named, r;
 
 	while ((opt = getopt(argc, argv, "v")) != -1) {
 		switch (opt) {
@@ -930,19 +1002,39 @@ int main(int argc, char **argv)
 	}
 
 	plain_calls();
+	/*
+	 * The kernel's own BTF says whether it was built with the feature:
+	 * a probe that does not give EFAULT there is a failure, not a
+	 * skip. Only a kernel whose BTF lacks struct bpf_common_attr may
+	 * report the feature absent.
+	 */
+	named = btf_names("bpf_common_attr");
 	if (!probe()) {
-		printf("# COMMON_ATTRS absent\n");
-		skip("common attributes", "COMMON_ATTRS absent");
+		if (named != 0) {
+			result(0, "probe: not EFAULT, but %s",
+			       named > 0 ? "the kernel's BTF has struct bpf_common_attr: the feature is built in and broken" :
+			       "the kernel's BTF cannot be read to tell whether the feature is built in");
+		} else {
+			printf("# COMMON_ATTRS absent\n");
+			skip("common attributes", "COMMON_ATTRS absent (and not in the kernel's BTF)");
+		}
 		printf("1..%d\n", ntest);
 		return nfail ? 1 : 0;
 	}
 	result(1, "probe: EFAULT, the feature is present");
+	result(named == 1, "BTF: struct bpf_common_attr is in the kernel's BTF (%d)",
+	       named);
+	/* an entry of enum bpf_cmd, as upstream has it (common-attrs/0001) */
+	r = btf_names("BPF_COMMON_ATTRS");
+	result(r == 1, "BTF: BPF_COMMON_ATTRS is named in the kernel's BTF, as an entry of enum bpf_cmd (%d)",
+	       r);
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
 		map_create_log(&map_cases[i]);
 	map_create_ok();
 	prog_load_log();
 	btf_load_log();
 	bad_input();
+	reserved_field();
 	other_commands();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
