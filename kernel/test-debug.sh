@@ -9,7 +9,10 @@
 # 1. Each debug kernel boots once (2 vCPUs, icount) with the series'
 #    checks (kernel/checks/<topic>/boot-check): they must pass.
 #    lib/test_rhashtable's boot run must report no failure, and every
-#    KUnit suite built in (the series' irq_proc) must pass.
+#    KUnit suite built in (the series' irq_proc) must pass. A kernel
+#    with rhashtable_next_key() in its vmlinux must print that case's
+#    verdict, and one whose config has IRQ_PROC_KUNIT_TEST the irq_proc
+#    suite's: a missing verdict fails.
 # 2. Every workload runs once on each (QUICK=1, BOOTS=1; numbers from a
 #    debug kernel mean nothing and are not compared).
 # 3. Every serial log of those boots is scanned (kernel/scripts/
@@ -96,12 +99,28 @@ for k in "${names[@]}"; do
 		note "FAIL $k-debug: the series' checks (exit $crc): see $o/results/checks/*/log"
 		fail=1
 	fi
+	# What this kernel must report, from its own symbols and config:
+	# a kernel with rhashtable_next_key() (rhash/0001) runs its case in
+	# lib/test_rhashtable (rhash/0002), one with IRQ_PROC_KUNIT_TEST the
+	# irq_proc suite; their absence is a failure, not a pass.
+	kd=$KBENCH_CACHE/labels/$k-debug
+	want_nk=0
+	if nm "$kd/vmlinux" 2>/dev/null | grep -q ' T rhashtable_next_key$'; then
+		want_nk=1
+	fi
+	want_suites=()
+	if grep -q '^CONFIG_IRQ_PROC_KUNIT_TEST=y' "$kd/config"; then
+		want_suites+=(irq_proc)
+	fi
 	# lib/test_rhashtable, built in: its verdict lines
 	s=$(tr -d '\r' <"$o/serial.log")
 	threads=$(grep -o 'Started [0-9]* threads, [0-9]* failed, rhltable test returns -\{0,1\}[0-9]*' <<<"$s" || true)
 	nk=$(grep -o 'rhashtable_next_key test: [A-Za-z]* (-\{0,1\}[0-9]*)' <<<"$s" || true)
 	if [ -z "$threads" ]; then
 		note "FAIL $k-debug: lib/test_rhashtable printed no verdict (CONFIG_TEST_RHASHTABLE=y runs it at boot); see $o/serial.log"
+		fail=1
+	elif [ "$want_nk" = 1 ] && ! grep -q 'next_key test: ok (0)' <<<"$nk"; then
+		note "FAIL $k-debug: lib/test_rhashtable: the kernel has rhashtable_next_key(), but its case printed ${nk:-no verdict} (want 'rhashtable_next_key test: ok (0)'); see $o/serial.log"
 		fail=1
 	elif [ -n "$(rht_failures <<<"$s")" ] || ! grep -q ' 0 failed, rhltable test returns 0' <<<"$threads"; then
 		note "FAIL $k-debug: lib/test_rhashtable: $threads${nk:+; $nk}; $(rht_failures <<<"$s" | head -n 3 | tr '\n' ' ')see $o/serial.log"
@@ -113,7 +132,14 @@ for k in "${names[@]}"; do
 	# must end "ok"; the baseline has none of the series' suites
 	suites=$(grep -o '^\(\[[ 0-9.]*\] \)\{0,1\}\(not \)\{0,1\}ok [0-9]* [a-z_]*$' <<<"$s" |
 		sed 's/^\[[ 0-9.]*\] //' || true)
-	if [ -z "$suites" ]; then
+	missing=''
+	for su in ${want_suites[@]+"${want_suites[@]}"}; do
+		grep -qx "ok [0-9]* $su" <<<"$suites" || missing+=" $su"
+	done
+	if [ -n "$missing" ]; then
+		note "FAIL $k-debug: KUnit: the kernel's config builds suite(s)$missing, but the log has no passing result for them (${suites:-no suite result at all}); see $o/serial.log"
+		fail=1
+	elif [ -z "$suites" ]; then
 		note "ok   $k-debug: no KUnit suite in this kernel"
 	elif grep -q '^not ok' <<<"$suites"; then
 		note "FAIL $k-debug: KUnit: $(grep '^not ok' <<<"$suites" | tr '\n' ' ')see $o/serial.log"
