@@ -5,7 +5,8 @@
  * renamed). The input is one read, or two joined by a NUL byte. One:
  * parse and print it, and compare it with itself. Two: parse both, then
  * compare (6.12 against 7.2) and grow (first read, second read), and
- * check the first against the second as a /proc/stat read (statsum).
+ * check the first against the second as a /proc/stat read (statsum)
+ * and as a per_cpu_count snapshot (percpu).
  */
 #define main irqcompat_main
 #include "../kernel/checks/proc-interrupts/irqcompat.c"
@@ -32,7 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *nul = memchr(data, '\0', size);
 	size_t n1 = nul ? (size_t)(nul - data) : size;
 	char *a = copy(data, n1), *b = NULL;
+	struct percpu_snap *snap;
 	struct table ta, tb;
+	size_t nsnap;
 
 	if (parse_buf(&ta, "a", a, n1))
 		goto out;
@@ -45,6 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	b = copy(nul + 1, size - n1 - 1);
 	statsum(&ta, b, "b");
+	/* b as a per_cpu_count snapshot, before and after alike */
+	if (!parse_percpu_buf(b, "b", &snap, &nsnap)) {
+		percpu_check(&ta, snap, nsnap, snap, nsnap);
+		free_percpu(snap, nsnap);
+	}
 	if (!parse_buf(&tb, "b", b, size - n1 - 1)) {
 		compare_tables(&ta, &tb);
 		grow_tables(&ta, &tb);

@@ -18,7 +18,7 @@ has() {
 	if cat "$tmp/out" "$tmp/err" | grep -qE -- "$2"; then ok 0 "$1"; else ok 1 "$1"; sed 's/^/# /' "$tmp/out" "$tmp/err"; fi
 }
 
-echo "1..56"
+echo "1..60"
 
 if ! make -s -C "$top" -j1 check-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make check-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
@@ -77,6 +77,15 @@ check_rc "statsum 6.12 fixture" 0 "$ic" statsum "$fx/qemu2-6.12.interrupts" "$fx
 check_rc "statsum 7.2 fixture" 0 "$ic" statsum "$fx/qemu2-7.2.interrupts" "$fx/qemu2-7.2.stat"
 check_rc "statsum host capture" 0 "$ic" statsum "$fx/host-6.18.interrupts" "$fx/host-6.18.stat"
 check_rc "statsum rejects /proc/stat read before /proc/interrupts" 1 "$ic" statsum "$fx/qemu2-6.12-later.interrupts" "$fx/qemu2-6.12.stat"
+
+# percpu: each device count between the descriptors' own per-CPU
+# counters (/sys/kernel/irq/N/per_cpu_count) read before and after; the
+# -shortcut fixture is the 7.2 read with irq 4 printed as zeros, as a
+# tot_count shortcut taken where tot_count is not kept prints it
+check_rc "percpu 7.2 fixture" 0 "$ic" percpu "$fx/qemu2-7.2.interrupts" "$fx/qemu2-7.2.percpu-before" "$fx/qemu2-7.2.percpu-after"
+check_rc "percpu rejects zeros printed where the descriptor counted" 1 "$ic" percpu "$fx/qemu2-7.2-shortcut.interrupts" "$fx/qemu2-7.2.percpu-before" "$fx/qemu2-7.2.percpu-after"
+has "names row, CPU and both counters" "^row 4 CPU1: /proc/interrupts has 0, the descriptor's counter 1287 before and 1288 after$"
+check_rc "percpu: a snapshot that is not IRQ counts fails" 1 "$ic" percpu "$fx/qemu2-7.2.interrupts" "$fx/qemu2-7.2.interrupts" "$fx/qemu2-7.2.percpu-after"
 
 # 34: a row with a column missing (hotplug race) does not parse
 check_rc "parse rejects a missing count column" 1 "$ic" parse -q "$fx/broken-column.interrupts"

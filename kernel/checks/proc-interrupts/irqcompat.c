@@ -8,6 +8,8 @@
  *   irqcompat compare BASE PATCHED         6.12 read vs 7.2 read
  *   irqcompat grow FIRST SECOND            two reads of one kernel
  *   irqcompat statsum INTERRUPTS STAT      against /proc/stat's intr line
+ *   irqcompat percpu INTERRUPTS BEFORE AFTER  against the descriptors'
+ *                                          per-CPU counters (sysfs)
  *
  * FILE may be "-" for stdin or a /proc file. Exit 0 when everything holds,
  * 1 with one line per violation (or a parse error naming file and line),
@@ -943,6 +945,168 @@ static int cmd_statsum(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A snapshot of /sys/kernel/irq/N/per_cpu_count, one line per interrupt:
+ * "N c0,c1,...", a count for each possible CPU in order. These are the
+ * descriptors' per-CPU counters themselves, read without desc->tot_count
+ * or any shortcut of /proc/interrupts: an independent count.
+ */
+struct percpu_snap {
+	unsigned long irq;
+	unsigned long long *cnt;
+	size_t n;
+};
+
+static void free_percpu(struct percpu_snap *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].cnt);
+	free(v);
+}
+
+/*
+ * Parses a snapshot in buf (NUL-terminated), read from path. Returns
+ * -1 after naming path and line when it is bad.
+ */
+static int parse_percpu_buf(const char *buf, const char *path,
+			    struct percpu_snap **vp, size_t *nsnap)
+{
+	struct percpu_snap *v = NULL;
+	size_t n = 0, cap = 0, line = 0;
+	const char *p = buf;
+	char *end;
+
+	while (*p) {
+		struct percpu_snap sn = { 0 };
+		size_t ccap = 0;
+
+		line++;
+		errno = 0;
+		sn.irq = strtoul(p, &end, 10);
+		if (end == p || *end != ' ' || errno)
+			goto bad;
+		p = end + 1;
+		for (;;) {
+			unsigned long long c;
+
+			errno = 0;
+			c = strtoull(p, &end, 10);
+			if (end == p || errno)
+				goto bad;
+			if (sn.n == ccap) {
+				ccap = ccap ? ccap * 2 : 16;
+				sn.cnt = xrealloc(sn.cnt, ccap * sizeof(*sn.cnt));
+			}
+			sn.cnt[sn.n++] = c;
+			p = end;
+			if (*p != ',')
+				break;
+			p++;
+		}
+		if (*p == '\n')
+			p++;
+		else if (*p)
+			goto bad;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[n++] = sn;
+		continue;
+bad:
+		free(sn.cnt);
+		free_percpu(v, n);
+		fprintf(stderr, "irqcompat: %s:%zu: not \"IRQ count,count,...\"\n",
+			path, line);
+		return -1;
+	}
+	*vp = v;
+	*nsnap = n;
+	return 0;
+}
+
+static const struct percpu_snap *find_snap(const struct percpu_snap *v,
+					   size_t n, unsigned long irq)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].irq == irq)
+			return &v[i];
+	return NULL;
+}
+
+/*
+ * Each device row's count on each CPU must lie between the descriptor's
+ * per-CPU counter read before /proc/interrupts and the one read after:
+ * a zero printed where the CPU had counted (a tot_count shortcut taken
+ * where tot_count is not kept) falls below "before".
+ */
+static void percpu_check(const struct table *t,
+			 const struct percpu_snap *be, size_t nb,
+			 const struct percpu_snap *af, size_t na)
+{
+	size_t i, j, checked = 0;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		const struct percpu_snap *b, *a;
+
+		if (!r->numbered)
+			continue;
+		b = find_snap(be, nb, r->irq);
+		a = find_snap(af, na, r->irq);
+		if (!b || !a) {
+			violation("row %lu: no /sys/kernel/irq/%lu/per_cpu_count %s",
+				  r->irq, r->irq, !b ? "before" : "after");
+			continue;
+		}
+		for (j = 0; j < r->ncounts && j < t->ncpu; j++) {
+			unsigned long cpu = t->cpus[j];
+
+			if (cpu >= b->n || cpu >= a->n) {
+				violation("row %lu: CPU%lu beyond the %zu per-CPU counts",
+					  r->irq, cpu, b->n < a->n ? b->n : a->n);
+				continue;
+			}
+			checked++;
+			if (r->counts[j] < b->cnt[cpu] || r->counts[j] > a->cnt[cpu])
+				violation("row %lu CPU%lu: /proc/interrupts has %llu, the descriptor's counter %llu before and %llu after",
+					  r->irq, cpu, r->counts[j], b->cnt[cpu],
+					  a->cnt[cpu]);
+		}
+	}
+	if (!nr_violations)
+		printf("percpu ok: %zu device counts between the descriptors' counters before and after\n",
+		       checked);
+}
+
+static int cmd_percpu(int argc, char **argv)
+{
+	struct percpu_snap *be, *af;
+	size_t nb, na, len;
+	struct table t;
+	char *buf;
+	int err;
+
+	if (argc != 3)
+		return -1;
+	parse_table(&t, argv[0]);
+	buf = read_all(argv[1], &len);
+	err = parse_percpu_buf(buf, argv[1], &be, &nb);
+	free(buf);
+	if (err)
+		exit(1);
+	buf = read_all(argv[2], &len);
+	err = parse_percpu_buf(buf, argv[2], &af, &na);
+	free(buf);
+	if (err)
+		exit(1);
+	percpu_check(&t, be, nb, af, na);
+	free_percpu(be, nb);
+	free_percpu(af, na);
+	free_table(&t);
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -950,6 +1114,7 @@ static void usage(FILE *f)
 		"       irqcompat compare BASE_FILE PATCHED_FILE\n"
 		"       irqcompat grow FIRST_FILE SECOND_FILE\n"
 		"       irqcompat statsum INTERRUPTS_FILE PROC_STAT_FILE\n"
+		"       irqcompat percpu INTERRUPTS_FILE BEFORE_FILE AFTER_FILE\n"
 		"FILE may be - (stdin). Exit 0: holds; 1: violations or a parse "
 		"error; 2: usage.\n");
 }
@@ -964,6 +1129,7 @@ int main(int argc, char **argv)
 		{ "compare", cmd_compare },
 		{ "grow", cmd_grow },
 		{ "statsum", cmd_statsum },
+		{ "percpu", cmd_percpu },
 	};
 	size_t i;
 
