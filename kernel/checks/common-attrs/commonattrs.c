@@ -32,6 +32,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../lib/btf.h"
+
 #define BPF_COMMON_ATTRS	(1 << 16)
 
 /* bpf_cmd values (stable since 4.x) */
@@ -951,37 +953,21 @@ static void reserved_field(void)
  */
 static int btf_names(const char *s)
 {
-	size_t n = strlen(s) + 2, len = 0, cap = 1 << 20;
-	char *buf = malloc(cap), want[128];
-	int fd, found;
-	ssize_t r;
+	size_t n = strlen(s) + 2, len;
+	uint8_t *btf = read_whole_file(BTF_PATH, &len);
+	char want[128];
+	int found;
 
-	if (!buf || n > sizeof(want)) {
-		free(buf);
-		return -ENOMEM;
-	}
-	fd = open("/sys/kernel/btf/vmlinux", O_RDONLY);
-	if (fd < 0) {
-		free(buf);
-		return -errno;
-	}
-	while ((r = read(fd, buf + len, cap - len)) > 0) {
-		len += r;
-		if (len == cap) {
-			char *more = realloc(buf, cap * 2);
-
-			if (!more)
-				break;
-			buf = more;
-			cap *= 2;
-		}
-	}
-	close(fd);
+	if (!btf)
+		return -ENODEV;
 	/* a name in the string section: NUL on both sides */
 	want[0] = '\0';
-	memcpy(want + 1, s, n - 1);
-	found = r < 0 ? -EIO : memmem(buf, len, want, n) != NULL;
-	free(buf);
+	found = n <= sizeof(want);
+	if (found) {
+		memcpy(want + 1, s, n - 1);
+		found = memmem(btf, len, want, n) != NULL;
+	}
+	free(btf);
 	return found;
 }
 
@@ -989,6 +975,7 @@ int main(int argc, char **argv)
 {
 	size_t i;
 	int opt, named, r;
+	int64_t val = 0;
 
 	while ((opt = getopt(argc, argv, "v")) != -1) {
 		switch (opt) {
@@ -1025,9 +1012,12 @@ int main(int argc, char **argv)
 	result(named == 1, "BTF: struct bpf_common_attr is in the kernel's BTF (%d)",
 	       named);
 	/* an entry of enum bpf_cmd, as upstream has it (common-attrs/0001) */
-	r = btf_names("BPF_COMMON_ATTRS");
-	result(r == 1, "BTF: BPF_COMMON_ATTRS is named in the kernel's BTF, as an entry of enum bpf_cmd (%d)",
-	       r);
+	r = btf_enum_value("bpf_cmd", "BPF_COMMON_ATTRS", &val);
+	result(r == 0 && val == BPF_COMMON_ATTRS,
+	       "BTF: enum bpf_cmd has BPF_COMMON_ATTRS = %lld (want %d): %s",
+	       r ? -1LL : (long long)val, BPF_COMMON_ATTRS,
+	       r == -ENOENT ? "enum bpf_cmd lacks it" :
+	       r == -ESRCH ? "no enum bpf_cmd in the BTF" : err_name(r));
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
 		map_create_log(&map_cases[i]);
 	map_create_ok();

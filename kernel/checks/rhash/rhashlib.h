@@ -36,8 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/btf.h"
+
 #define MAP_TYPE_RHASH	35	/* upstream 7.2; 34 is reserved */
-#define BTF_PATH	"/sys/kernel/btf/vmlinux"
 #define MAX_KEY		1024	/* the largest key_size a check uses */
 
 /* ---- TAP ---- */
@@ -192,124 +193,39 @@ static inline void close_fd(int fd)
 
 /* ---- the running kernel's BTF ---- */
 
-/* The whole file at path in a malloc()ed buffer, or NULL */
-static inline uint8_t *read_whole_file(const char *path, size_t *len)
-{
-	size_t cap = 1 << 22, n = 0;
-	uint8_t *buf = malloc(cap), *bigger;
-	ssize_t r;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || !buf) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((r = read(fd, buf + n, cap - n)) > 0) {
-		n += r;
-		if (n == cap) {
-			bigger = realloc(buf, cap * 2);
-			if (!bigger) {
-				r = -1;
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
-/* Bytes that follow a struct btf_type of this kind; -1 if unknown. */
-static inline long btf_extra(uint32_t kind, uint32_t vlen)
-{
-	switch (kind) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 0;
-	case BTF_KIND_ARRAY:
-		return sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return (long)vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return (long)vlen * sizeof(struct btf_enum);
-	case BTF_KIND_FUNC_PROTO:
-		return (long)vlen * sizeof(struct btf_param);
-	case BTF_KIND_DATASEC:
-		return (long)vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_ENUM64:
-		return (long)vlen * sizeof(struct btf_enum64);
-	}
-	return -1;
-}
-
 /*
  * Calls fn(name, id, arg) for each FUNC of the kernel's BTF whose name
  * starts with prefix, in id order, until fn returns non-zero. Returns
  * what fn returned last (0 if it never stopped the walk), or -errno:
  * -ENODEV without BTF, -EPROTO if the BTF cannot be read.
  */
+struct btf_funcs_arg {
+	const char *prefix;
+	size_t plen;
+	long (*fn)(const char *name, uint32_t id, void *arg);
+	void *arg;
+};
+
+static inline long btf_funcs_one(const struct btf_at *at, void *arg)
+{
+	struct btf_funcs_arg *a = arg;
+	const char *name = btf_str(at, at->t.name_off);
+
+	if (BTF_INFO_KIND(at->t.info) != BTF_KIND_FUNC ||
+	    strncmp(name, a->prefix, a->plen))
+		return 0;
+	return a->fn(name, at->id, a->arg);
+}
+
 static inline long btf_funcs(const char *prefix,
 			     long (*fn)(const char *name, uint32_t id, void *arg),
 			     void *arg)
 {
-	struct btf_header h;
-	struct btf_type t;
-	size_t len, off, end, str, plen = strlen(prefix);
-	uint8_t *btf = read_whole_file(BTF_PATH, &len);
-	long ret = 0, extra;
-	const char *name;
-	uint32_t n;
+	struct btf_funcs_arg a = {
+		.prefix = prefix, .plen = strlen(prefix), .fn = fn, .arg = arg,
+	};
 
-	if (!btf)
-		return -ENODEV;
-	if (len < sizeof(h))
-		goto bad;
-	memcpy(&h, btf, sizeof(h));
-	if (h.magic != BTF_MAGIC || h.hdr_len > len ||
-	    (uint64_t)h.hdr_len + h.type_off + h.type_len > len ||
-	    (uint64_t)h.hdr_len + h.str_off + h.str_len > len ||
-	    !h.str_len || btf[h.hdr_len + h.str_off + h.str_len - 1])
-		goto bad;
-	off = h.hdr_len + h.type_off;
-	end = off + h.type_len;
-	str = h.hdr_len + h.str_off;
-	for (n = 1; off + sizeof(t) <= end && !ret; n++) {
-		memcpy(&t, btf + off, sizeof(t));
-		name = (char *)btf + str + t.name_off;
-		if (BTF_INFO_KIND(t.info) == BTF_KIND_FUNC &&
-		    t.name_off < h.str_len && !strncmp(name, prefix, plen))
-			ret = fn(name, n, arg);
-		extra = btf_extra(BTF_INFO_KIND(t.info), BTF_INFO_VLEN(t.info));
-		if (extra < 0)
-			goto bad;
-		off += sizeof(t) + extra;
-	}
-	free(btf);
-	return ret;
-bad:
-	free(btf);
-	return -EPROTO;
+	return btf_walk(btf_funcs_one, &a);
 }
 
 static inline long btf_stop_at(const char *name, uint32_t id, void *arg)
