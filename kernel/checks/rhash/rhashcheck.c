@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "rhashlib.h"
+#include <sys/stat.h>
 
 static void expect_err(int got, int want, const char *what)
 {
@@ -299,6 +300,86 @@ static void run_ops(uint32_t n)
 	check_ops(37, n / 4);	/* generic key, bytewise jhash */
 }
 
+/* ---- the bucket tables' memory cgroup ---- */
+
+static int cg_write(const char *file, const char *str)
+{
+	int fd = open(file, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, str, strlen(str)) == (ssize_t)strlen(str);
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+static long long cg_current(const char *dir)
+{
+	char file[200];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/memory.current", dir);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * A map with the largest size hint (65535: a first bucket table of 2^17
+ * buckets, 1 MiB) created in a memory cgroup of its own: memory.current
+ * must grow by at least the table (rhash/0010 charges it; before, the
+ * tables were charged to nobody). The per-CPU charge stock can only add
+ * to the growth (at most 64 pages a CPU), never hide the table.
+ */
+static void check_memcg(void)
+{
+	const long long table = (1LL << 17) * 8;
+	char dir[64], procs[96], home[600], line[512];
+	long long before, after;
+	FILE *f;
+	int fd, err;
+
+	f = fopen("/proc/self/cgroup", "r");
+	if (!f || !fgets(line, sizeof(line), f) || strncmp(line, "0::", 3)) {
+		if (f)
+			fclose(f);
+		result(0, "memcg: no cgroup2 line in /proc/self/cgroup: the unified hierarchy is needed at /sys/fs/cgroup");
+		return;
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(home, sizeof(home), "/sys/fs/cgroup%s/cgroup.procs", line + 3);
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup/kb-rhashcheck-%d",
+		 (int)getpid());
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	err = cg_write("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
+	if (!err && mkdir(dir, 0755))
+		err = -errno;
+	if (!err)
+		err = cg_write(procs, "0");
+	before = err ? -1 : cg_current(dir);
+	if (err || before < 0) {
+		result(0, "memcg: a memory cgroup of its own (%s): %s", dir,
+		       err ? err_name(err) : "memory.current unreadable");
+		goto out;
+	}
+	fd = test_map(8, 8, 1 << 20, 65535);
+	after = cg_current(dir);
+	result(fd >= 0 && after - before >= table,
+	       "memcg: a map with hint 65535 grew memory.current by %lld bytes (want >= %lld: its first bucket table)%s%s",
+	       after - before, table, fd < 0 ? ", create " : "",
+	       fd < 0 ? err_name(fd) : "");
+	close_fd(fd);
+out:
+	cg_write(home, "0");
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t n = 2000;
@@ -320,8 +401,10 @@ int main(int argc, char **argv)
 	status = rhash_probe();
 	if (status >= 0)
 		return status;
-	if (map_type == MAP_TYPE_RHASH)
+	if (map_type == MAP_TYPE_RHASH) {
 		check_create_errors();
+		check_memcg();
+	}
 	run_ops(n);
 	return tap_done();
 }
