@@ -48,12 +48,16 @@ export KERNEL_SRC_PKG KCONFIG_FRAGMENT KCC DEBUG KCONFIG_DEBUG_FRAGMENT
 mkdir -p "$KBENCH_CACHE"/{work,logs,kernels,labels}
 work=$KBENCH_CACHE/work/$label
 mkdir -p "$work"
-list=$work/series.list
-# a temporary of its own: two makes may check the same label at once
-# (make boot-test beside make bench-compare, both asking for kernels)
-ltmp=$(mktemp "$list.XXXXXX")
-"$here/series.sh" "$spec" "$work" >"$ltmp" || { rm -f "$ltmp"; exit 1; }
-mv -f "$ltmp" "$list"
+# This run's own list, used to the end: two makes may build or check
+# the same label at once (make boot-test beside make bench-compare, or
+# two checkouts with different series), and a shared file could change
+# under this build between its key and its git am. series.list is only
+# a copy for people to read.
+list=$(mktemp "$work/series.list.XXXXXX")
+trap 'rm -f "$list"' EXIT
+"$here/series.sh" "$spec" "$work" >"$list"
+cp -f "$list" "$work/series.list.tmp.$$"
+mv -f "$work/series.list.tmp.$$" "$work/series.list"
 npatches=$(grep -c . "$list" || true)
 
 key=$("$here/key.sh" "$label" "$list")
