@@ -6,6 +6,7 @@
  *   kbstat compare RUN --kernel L --base-variant A --new-variant B [...]
  *   kbstat variants RUN             the variant comparisons a run holds
  *   kbstat cover RESULTS.json --run RUN [--format txt|md]
+ *   kbstat gate NEW-VS-OLD.json [--baseline J] [--series TSV] [--format txt|md]
  *   kbstat floor RUN --a L --b L [--seed N] [--reps N] [--out F]
  *   kbstat summary RESULTS.json [--format txt|md] [--run RUN]
  *   kbstat dump RUN                 validated samples as TSV
@@ -22,6 +23,7 @@
 
 #include "absent.h"
 #include "fmt.h"
+#include "gate.h"
 #include "json.h"
 #include "raw.h"
 #include "results.h"
@@ -52,6 +54,8 @@ static const char *usage_text =
 	"                 [--floor FLOOR.json] [--seed N] [--reps N] [--out RESULTS.json] [--workloads W,...]\n"
 	"  kbstat variants RUN\n"
 	"  kbstat cover RESULTS.json --run RUN [--format txt|md]\n"
+	"  kbstat gate NEW-VS-OLD.json [--baseline NEW-VS-BASELINE.json]\n"
+	"              [--series SERIES.tsv] [--format txt|md]\n"
 	"  kbstat floor RUN --a LABEL --b LABEL [--seed N] [--reps N] [--out FLOOR.json]\n"
 	"  kbstat summary RESULTS.json [--format txt|md] [--run RUN]\n"
 	"  kbstat dump RUN\n"
@@ -1801,6 +1805,8 @@ int main(int argc, char **argv)
 		return cmd_variants(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "cover"))
 		return cmd_cover(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "gate"))
+		return cmd_gate(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
 		return 0;

@@ -20,8 +20,17 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 1 ] || kb_die "usage: analysis/report.sh RUN (a reports/<id> directory)"
 run=${1%/}
 [ -d "$run/raw" ] || kb_die "$run/raw: no raw samples (is $run a run directory?)"
+# A regression check's run (orchestrate/regress.sh: revisions.txt) is
+# NEW against OLD, and its report leads with the gate's verdict.
+gate=
+if [ -f "$run/revisions.txt" ] && [ -z "${BASE:-}${NEW_LABEL:-}" ]; then
+	BASE=old NEW_LABEL=new
+fi
 base=${BASE:-baseline}
 new=${NEW_LABEL:-patched}
+if [ -f "$run/revisions.txt" ] && [ "$base" = old ] && [ "$new" = new ]; then
+	gate=1
+fi
 
 kbstat=${KBSTAT:-$top/build/analysis/kbstat}
 if [ -z "${KBSTAT:-}" ]; then
@@ -70,8 +79,30 @@ else
 	kbstat_compare "$tmp/kbstat.log" "$base vs $new" --base "$base" --new "$new" \
 		--out "$tmp/results.json"
 fi
-"$kbstat" summary "$tmp/results.json" --format txt --run "$run" >"$tmp/summary.txt"
-"$kbstat" summary "$tmp/results.json" --format md --run "$run" >"$tmp/summary.md"
+# The regression check's verdict first (kbstat gate: exit 1 is REGRESSION),
+# with NEW against the baseline (regress.sh's new-vs-baseline.json) and
+# the series behind NEW and OLD (its series.tsv), where the run has them.
+: >"$tmp/summary.txt"
+: >"$tmp/summary.md"
+gate_verdict=
+if [ -n "$gate" ]; then
+	gate_args=()
+	[ ! -f "$run/new-vs-baseline.json" ] || gate_args+=(--baseline "$run/new-vs-baseline.json")
+	[ ! -f "$run/series.tsv" ] || gate_args+=(--series "$run/series.tsv")
+	for fmt in txt md; do
+		rc=0
+		"$kbstat" gate "$tmp/results.json" "${gate_args[@]}" --format "$fmt" \
+			>"$tmp/gate.$fmt" 2>"$tmp/gate.log" || rc=$?
+		if [ "$rc" -gt 1 ]; then
+			cat "$tmp/gate.log" >&2
+			kb_die "kbstat gate failed on $run (see the error above)"
+		fi
+		cat "$tmp/gate.$fmt" >>"$tmp/summary.$fmt"
+	done
+	gate_verdict=$(head -n 1 "$tmp/gate.txt" | cut -d: -f1)
+fi
+"$kbstat" summary "$tmp/results.json" --format txt --run "$run" >>"$tmp/summary.txt"
+"$kbstat" summary "$tmp/results.json" --format md --run "$run" >>"$tmp/summary.md"
 # Every number below is shaped by kbstat: formatted rows for the tables,
 # and one .dat per chart with a manifest line (analysis/README.md).
 "$kbstat" table rows "$tmp/results.json" --run "$run" >"$tmp/rows.tsv"
@@ -331,7 +362,7 @@ nfig=0
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>kbench report: $(printf '%s' "$(basename "$run")" | kb_html_escape)</title>
+<title>${gate_verdict:+$gate_verdict: }kbench ${gate:+regression check }report: $(printf '%s' "$(basename "$run")" | kb_html_escape)</title>
 <style>
 body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
 table { border-collapse: collapse; font-size: 0.9em; }
@@ -343,12 +374,24 @@ tr.insufficient td { background: #eee; color: #666; }
 tr.inconclusive td { background: #ffe; }
 tr.na td { background: #eef; color: #444; }
 section.headline { border-left: 4px solid #888; padding-left: 1em; margin: 1.5em 0; }
+h1.gate-REGRESSION { color: #fff; background: #b00; padding: 0.3em 0.5em; }
+h1.gate-PASS { color: #fff; background: #276; padding: 0.3em 0.5em; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 figure { margin: 1em 0; }
 </style>
 </head>
 <body>
-<h1>kbench: $hn vs $hb</h1>
+EOF
+	if [ -n "$gate" ]; then
+		printf '<h1 class="gate-%s" id="gate">%s</h1>\n' "$gate_verdict" \
+			"$(head -n 1 "$tmp/gate.txt" | kb_html_escape)"
+		printf '<pre class="gate">\n'
+		tail -n +2 "$tmp/gate.txt" | kb_html_escape
+		printf '</pre>\n<h2>NEW against OLD in full</h2>\n'
+	else
+		printf '<h1>kbench: %s vs %s</h1>\n' "$hn" "$hb"
+	fi
+	cat <<EOF
 <p>Run <code>$(printf '%s' "$run" | kb_html_escape)</code>.
 Clock: <b>$(printf '%s' "$clocks" | kb_html_escape)</b>.
 Minimum effect: $(printf '%s' "$floor_text" | kb_html_escape).</p>
