@@ -105,6 +105,25 @@ void fmt_ci(char *b, size_t n, double x, double lo, double hi)
 		fmt_at(b, n, x, q);
 }
 
+void fmt_pair(char *a, char *b, size_t n, const double x[2],
+	      const double lo[2], const double hi[2])
+{
+	int q[2], has[2], k;
+
+	for (k = 0; k < 2; k++)
+		has[k] = !isnan(x[k]) && ci_quantum(x[k], lo[k], hi[k], &q[k]);
+	if (!has[0] || !has[1]) {
+		fmt_ci(a, n, x[0], lo[0], hi[0]);
+		fmt_ci(b, n, x[1], lo[1], hi[1]);
+		return;
+	}
+	/* the coarser of the two: no digit one side's interval does not support */
+	if (q[1] > q[0])
+		q[0] = q[1];
+	fmt_at(a, n, x[0], q[0]);
+	fmt_at(b, n, x[1], q[0]);
+}
+
 void fmt_est(char *b, size_t n, double x, double lo, double hi)
 {
 	char v[64], l[64], h[64];

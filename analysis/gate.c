@@ -24,13 +24,6 @@
 
 #define WIDTH 80
 
-/* kbstat's results files say "insufficient data" and "inconclusive". */
-static int undecided(const struct row *r)
-{
-	return !strncmp(r->verdict, "inconclusive", 12) ||
-	       !strncmp(r->verdict, "insufficient", 12);
-}
-
 static int any_failed(const struct jval *fails, const char *kernel)
 {
 	size_t i;
@@ -222,7 +215,7 @@ int cmd_gate(int argc, char **argv)
 		if (!strcmp(r->verdict, "worse") ||
 		    (r->sec == SEC_NA && ab && !strcmp(ab, "new")))
 			nworse++;
-		else if (undecided(r))
+		else if (row_undecided(r))
 			nund++;
 		else if (r->sec == SEC_NA)
 			nabs++;
@@ -296,9 +289,9 @@ int cmd_gate(int argc, char **argv)
 			const struct row *r = &rs.row[i];
 			const char *why = r->why ? r->why : "";
 
-			if (!undecided(r))
+			if (!row_undecided(r))
 				continue;
-			for (k = i + 1; k < rs.n && !undecided(&rs.row[k]); k++)
+			for (k = i + 1; k < rs.n && !row_undecided(&rs.row[k]); k++)
 				;
 			row_name(name, sizeof(name), r);
 			printf("%s%s: %s\n", li, name, r->verdict);

@@ -101,8 +101,6 @@ if [ -n "$gate" ]; then
 	done
 	gate_verdict=$(head -n 1 "$tmp/gate.txt" | cut -d: -f1)
 fi
-"$kbstat" summary "$tmp/results.json" --format txt --run "$run" >>"$tmp/summary.txt"
-"$kbstat" summary "$tmp/results.json" --format md --run "$run" >>"$tmp/summary.md"
 # Every number below is shaped by kbstat: formatted rows for the tables,
 # and one .dat per chart with a manifest line (analysis/README.md).
 "$kbstat" table rows "$tmp/results.json" --run "$run" >"$tmp/rows.tsv"
@@ -131,17 +129,24 @@ while IFS=$'\t' read -r vk vb vn vw; do
 	kbstat_compare "$tmp/$vc.log" "variant $vn vs $vb on $vk ($vw)" --kernel "$vk" \
 		--base-variant "$vb" --new-variant "$vn" --workloads "$vw" --out "$tmp/$vc.json"
 	for fmt in txt md; do
-		"$kbstat" cover "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.cover.$fmt"
 		"$kbstat" summary "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.$fmt"
 	done
 	"$kbstat" table rows "$tmp/$vc.json" --run "$run" >"$tmp/$vc.rows.tsv"
 	vcs+=("$vc")
 	vc_title[$vc]="variant $vn vs $vb on $vk"
 done <"$tmp/variants.tsv"
+# The summaries: the gate (above), then per workload its primary metric
+# and its variant comparisons' cover tables (--cover), then the rest;
+# each variant comparison's own rows after.
+covers=()
+for vc in "${vcs[@]}"; do
+	covers+=(--cover "$tmp/$vc.json")
+done
 for fmt in txt md; do
+	"$kbstat" summary "$tmp/results.json" --format "$fmt" --run "$run" "${covers[@]}" >>"$tmp/summary.$fmt"
 	for vc in "${vcs[@]}"; do
 		printf '\n'
-		cat "$tmp/$vc.cover.$fmt" "$tmp/$vc.$fmt"
+		cat "$tmp/$vc.$fmt"
 	done >>"$tmp/summary.$fmt"
 done
 
@@ -316,6 +321,7 @@ variant_html() {
 	vb=$(jq -r .base "$tmp/$vc.json" | kb_html_escape)
 	vn=$(jq -r .new "$tmp/$vc.json" | kb_html_escape)
 	printf '<h3 id="%s">%s</h3>\n' "$vc" "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
+	"$kbstat" cover "$tmp/$vc.json" --run "$run" >"$tmp/$vc.cover.txt"
 	if [ -s "$tmp/$vc.cover.txt" ]; then
 		echo "<pre>"
 		kb_html_escape <"$tmp/$vc.cover.txt"
@@ -328,6 +334,27 @@ variant_html() {
 	rows_html judged "" "$tmp/$vc.rows.tsv"
 	echo "</table>"
 	na_html "$vb" "$vn" "$tmp/$vc.rows.tsv"
+}
+
+# The headline's answer for the variants of workload W: each variant
+# comparison's cover table (kbstat cover, with its clock note), else its
+# primary rows.
+cover_html() {
+	local vc
+	for vc in "${vcs[@]}"; do
+		"$kbstat" cover "$tmp/$vc.json" --run "$run" --workload "$1" >"$tmp/cover.txt"
+		if [ -s "$tmp/cover.txt" ]; then
+			printf '<pre class="cover">\n'
+			kb_html_escape <"$tmp/cover.txt"
+			printf '</pre>\n'
+		elif awk -F'\t' -v w="$1" '$1 == "primary" && $2 == w { f = 1 } END { exit !f }' "$tmp/$vc.rows.tsv"; then
+			printf '<h4>%s</h4>\n<table class="headline">\n' "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
+			printf '<tr><th>variant</th><th>point</th><th>metric</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th><th>ratio [95%% CI]</th><th>verdict</th></tr>\n' \
+				"$(jq -r .base "$tmp/$vc.json" | kb_html_escape)" "$(jq -r .new "$tmp/$vc.json" | kb_html_escape)"
+			rows_html headline "$1" "$tmp/$vc.rows.tsv"
+			printf '</table>\n'
+		fi
+	done
 }
 
 # Figures of the charts of one workload and kind.
@@ -345,7 +372,13 @@ figures() {
 }
 
 mapfile -t workloads < <(awk -F'\t' 'NR > 1 && !seen[$2]++ { print $2 }' "$tmp/rows.tsv")
-mapfile -t headline < <(awk -F'\t' 'NR > 1 && $1 == "primary" && !seen[$2]++ { print $2 }' "$tmp/rows.tsv")
+vc_rows=()
+for vc in "${vcs[@]}"; do
+	vc_rows+=("$tmp/$vc.rows.tsv")
+done
+# the workloads with a primary row, in the kernel comparison or a variant one
+mapfile -t headline < <(awk -F'\t' 'FNR > 1 && $1 == "primary" && !seen[$2]++ { print $2 }' \
+	"$tmp/rows.tsv" "${vc_rows[@]}")
 clocks=$(jq -r '[.results[].clock] | unique | join(", ")' "$tmp/results.json")
 if [ -n "$floor" ]; then
 	floor_text="noise floor from $floor (per metric, never below 1 %)"
@@ -399,7 +432,9 @@ Minimum effect: $(printf '%s' "$floor_text" | kb_html_escape).</p>
 <p>Per workload, its primary metric (the workload file's <code>primary =</code>;
 without one, every judged metric): the ratio median($hn) / median($hb)
 with its 95 % CI and the verdict at each point, then the medians against
-the workload's main parameter. Numbers carry the digits their CI supports.</p>
+the workload's main parameter; where the workload has variants, their
+comparison on one kernel as the cover letter's table (the workload file's
+<code>table =</code>). Numbers carry the digits their CI supports.</p>
 EOF
 	for w in "${headline[@]}"; do
 		printf '<section class="headline" id="headline-%s">\n<h3>%s</h3>\n' \
@@ -409,6 +444,7 @@ EOF
 		rows_html headline "$w"
 		printf '</table>\n'
 		figures "$w" primary
+		cover_html "$w"
 		printf '</section>\n'
 	done
 	[ "${#headline[@]}" -gt 0 ] || echo "<p>No judged metric in this run.</p>"
