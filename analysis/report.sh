@@ -176,7 +176,12 @@ render() {
 }
 
 charts=()
-declare -A chart_w chart_kind
+declare -A chart_w chart_kind chart_cap
+# The clock(s) of a workload's rows: every chart title names it.
+wl_clock() {
+	jq -r --arg w "$1" '[.results[] | select(.workload == $w) | .clock] | unique | join(" and ")' \
+		"$tmp/results.json"
+}
 gp_head() {
 	printf 'set terminal svg size %d,%d noenhanced font "sans,11" background "white"\n' "$1" "$2"
 	printf 'set output "%s"\n' "$3"
@@ -190,13 +195,15 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 	[ "$name" != name ] || continue
 	dat=$tmp/dat/$name.dat
 	svg=$tmp/$name.svg
+	clk=$(wl_clock "$w")
 	{
 		case $kind in
 		ratio)
 			width=$((count * 70 + 300))
 			[ "$width" -ge 640 ] || width=640
 			gp_head "$width" 480 "$svg"
-			printf 'set title %s\n' "$(gpq "$w: $new / $base, median ratio with 95% CI")"
+			cap="$w: median($new) / median($base) of each metric at each point, with its 95% CI (clock $clk)"
+			printf 'set title %s\n' "$(gpq "$w: $new / $base, median ratio with 95% CI, clock $clk")"
 			printf 'set ylabel "ratio"\nset xtics rotate by -30 left\n'
 			printf 'set xrange [-0.5:%d - 0.5]\nset offsets 0, 0, graph 0.1, graph 0.1\n' "$count"
 			printf 'plot 1 with lines lc rgb "black" dt 2 notitle, \\\n'
@@ -209,10 +216,11 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 		scaling | primary)
 			gp_head 800 480 "$svg"
 			if [ "$kind" = primary ]; then
-				printf 'set title %s\n' "$(gpq "$w: $m, median with 95% CI, $base and $new")"
+				printf 'set title %s\n' "$(gpq "$w: $m, median with 95% CI, $base and $new, clock $clk")"
 			else
-				printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, 95% CI)")"
+				printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, 95% CI), clock $clk")"
 			fi
+			cap="$w: $m${u:+ ($u)} ${p:+against $p}${p:-at each point}, median with its 95% CI on $base and $new (clock $clk)"
 			printf 'set xlabel %s\nset ylabel %s\n' "$(gpq "${p:-point}")" "$(gpq "$m${u:+ ($u)}")"
 			[ "$logx" = 0 ] || printf 'set logscale x\n'
 			[ "$logy" = 0 ] || printf 'set logscale y\n'
@@ -220,10 +228,17 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 			[ "$xmin0" = 0 ] || printf 'set xrange [0<*:]\n'
 			[ "$ymin0" = 0 ] || printf 'set yrange [0<*:]\n'
 			printf 'set offsets graph 0.05, graph 0.05, 0, 0\n'
+			# a numeric parameter is a line; categories (no parameter) are
+			# points: a line between two categories means nothing
 			using=1:2:3:4
-			[ -n "$p" ] || using=1:2:3:4:xtic\(5\)
-			printf 'plot for [i=0:%d] "%s" index i using %s with yerrorlines pt 7 title columnheader(1)\n' \
-				"$((blocks - 1))" "$dat" "$using"
+			style=yerrorlines
+			if [ -z "$p" ]; then
+				using=1:2:3:4:xtic\(5\)
+				style=yerrorbars
+				printf 'set xrange [-0.5:*]\nset xtics rotate by -30 left\n'
+			fi
+			printf 'plot for [i=0:%d] "%s" index i using %s with %s pt 7 title columnheader(1)\n' \
+				"$((blocks - 1))" "$dat" "$using" "$style"
 			;;
 		box)
 			width=$((count * 90 + 320))
@@ -231,7 +246,8 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 			first_b=${sides%%b*}
 			first_n=${sides%%n*}
 			gp_head "$width" 480 "$svg"
-			printf 'set title %s\n' "$(gpq "$w${v:+ $v}: $m, samples / $base median at each point")"
+			printf 'set title %s\n' "$(gpq "$w${v:+ $v}: $m, samples / $base median at each point, clock $clk")"
+			cap="$w${v:+ $v}: every sample of $m on $base and $new over the $base median at its point (clock $clk)"
 			printf 'set ylabel %s\n' "$(gpq "relative to $base median")"
 			printf 'set style fill solid 0.25 border\nset style boxplot outliers pointtype 7\n'
 			printf 'set pointsize 0.4\nset xrange [-0.6:%s.0]\nset xtics rotate by -30 left\n' "$count"
@@ -248,6 +264,7 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 	render "$name" "$tmp/$name.gp" "$svg"
 	chart_w[$name]=$w
 	chart_kind[$name]=$kind
+	chart_cap[$name]=$cap
 done < <(cat "$tmp/primary.lst" "$tmp/ratio.lst" "$tmp/scaling.lst" "$tmp/box.lst" | tr '\t' '\037')
 
 # ---- PROFILE=1: top symbols, diff table and flame graphs ----
@@ -367,7 +384,7 @@ figures() {
 		nfig=$((nfig + 1))
 		printf '<figure id="%s">\n' "$c"
 		inline_svg "$tmp/$c.svg" "c$nfig"
-		printf '<figcaption>%s.svg</figcaption></figure>\n' "$c"
+		printf '<figcaption>%s</figcaption></figure>\n' "$(printf '%s' "${chart_cap[$c]}" | kb_html_escape)"
 	done
 }
 

@@ -21,7 +21,7 @@ xml_ok() {
 	fi
 }
 
-echo "1..34"
+echo "1..37"
 
 run=$tmp/run
 gen report "$run"
@@ -153,6 +153,36 @@ jq '(.results[] | select(.variant == "hash" and .metric == "latency" and (.point
 "$kbstat" summary "$tmp/digits.json" --run "$m" >"$tmp/digits.txt"
 check "summary.txt: both medians of a row at the digits of the wider interval (908.1 and 1012.0, not 1012.04)" \
 	grep -Eq '^ +908\.1 +1012\.0 +' "$tmp/digits.txt"
+
+# ---- charts: categories are not joined by lines; captions say what ----
+# sloped SVG: segments of the data paths (gnuplot_plot_N groups) whose
+# two ends differ in x and in y; error bars, their ticks and the key's
+# sample are vertical or horizontal, a line joining two points is not.
+sloped() {
+	perl -0777 -ne 'my $n = 0;
+		for my $g (split /<g id="gnuplot_plot_/) {
+			next unless $g =~ /^\d+"/;
+			for my $d ($g =~ /\sd=.([^"\x27]*)/g) {
+				my @p;
+				while ($d =~ /([ML])\s*([-\d.]+),([-\d.]+)/g) {
+					$n++ if $1 eq "L" && @p && $2 != $p[0] && $3 != $p[1];
+					@p = ($2, $3);
+				}
+			}
+		}
+		print "$n\n"' "$1"
+}
+c=$tmp/cat
+perl "$top/tests/fixtures/analysis/synth.pl" "$c" seed=3 effect=0.02 points='cmd=array_create|cmd=map_create|cmd=prog_load'
+KBSTAT=$kbstat "$top/analysis/report.sh" "$c" 2>/dev/null
+is "categorical points (cmd=...): the primary chart joins no two categories by a line" \
+	"$(sloped "$c/chart-primary-synth-latency.svg")" 0
+check "... while a numeric parameter's chart is a line (the detector sees lines)" \
+	test "$(sloped "$run/chart-scaling-lookup-ops-n.svg")" -gt 0
+check "no chart is captioned with its file name; each caption and title names the clock" \
+	bash -c "! grep -q '<figcaption>[^<]*\.svg</figcaption>' '$run/index.html' '$c/index.html' &&
+		[ \$(grep -c '<figcaption>[^<]*(clock icount)</figcaption>' '$c/index.html') = 3 ] &&
+		grep -q 'synth: latency, median with 95% CI, baseline and patched, clock icount' '$c/chart-primary-synth-latency.svg'"
 
 check "shellcheck passes on analysis/*.sh and the analysis tests" \
 	shellcheck -x "$top"/analysis/*.sh "$top"/tests/unit/analysis-*.t "$top/tests/fixtures/analysis/lib.sh"
