@@ -220,7 +220,9 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 			else
 				printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, 95% CI), clock $clk")"
 			fi
-			cap="$w: $m${u:+ ($u)} ${p:+against $p}${p:-at each point}, median with its 95% CI on $base and $new (clock $clk)"
+			where="at each point"
+			[ -z "$p" ] || where="against $p"
+			cap="$w: $m${u:+ ($u)} $where, median with its 95% CI on $base and $new (clock $clk)"
 			printf 'set xlabel %s\nset ylabel %s\n' "$(gpq "${p:-point}")" "$(gpq "$m${u:+ ($u)}")"
 			[ "$logx" = 0 ] || printf 'set logscale x\n'
 			[ "$logy" = 0 ] || printf 'set logscale y\n'
@@ -296,6 +298,8 @@ rows_html() {
 		return s
 	}
 	function td(s) { return "<td>" h(s) "</td>" }
+	# a point may break after each of its parameters, nowhere else
+	function tdp(s) { s = h(s); gsub(/;/, ";<wbr>", s); return "<td class=\"point\">" s "</td>" }
 	function num(s) { return "<td class=\"num\">" h(s) "</td>" }
 	function verdict() {
 		return "<td class=\"verdict\">" h(c["verdict"]) \
@@ -307,18 +311,18 @@ rows_html() {
 		split(c["verdict"], vw, " ")
 		tr = "<tr class=\"" vw[1] "\">"
 		if (mode == "headline" && c["section"] == "primary" && c["workload"] == want)
-			print tr td(c["variant"]) td(c["point"]) td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
+			print tr td(c["variant"]) tdp(c["point"]) td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
 				num(c["base"]) num(c["new"]) num(c["estimate"]) verdict() "</tr>"
 		else if (mode == "judged" && c["section"] != "informational" && c["section"] != "n/a")
-			print tr td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) td(c["unit"]) \
+			print tr td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) td(c["unit"]) \
 				td(c["better"] (c["section"] == "primary" ? ", primary" : "")) num(c["n"]) \
 				num(c["base"]) num(c["new"]) num(c["estimate"]) num(c["p"]) num(c["p_adj"]) \
 				num(c["min_effect"] " (" c["floor_source"] ")") verdict() td(c["clock"]) "</tr>"
 		else if (mode == "info" && c["section"] == "informational")
-			print "<tr>" td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) \
+			print "<tr>" td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) \
 				td(c["unit"]) num(c["base"]) num(c["new"]) "</tr>"
 		else if (mode == "na" && c["section"] == "n/a")
-			print "<tr class=\"na\">" td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) \
+			print "<tr class=\"na\">" td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) \
 				num(c["base"]) num(c["new"]) td(c["why"]) "</tr>"
 	}' "${3:-$tmp/rows.tsv}"
 }
@@ -415,8 +419,11 @@ nfig=0
 <title>${gate_verdict:+$gate_verdict: }kbench ${gate:+regression check }report: $(printf '%s' "$(basename "$run")" | kb_html_escape)</title>
 <style>
 body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
-table { border-collapse: collapse; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
+table { border-collapse: collapse; font-size: 0.9em; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; overflow-wrap: anywhere; }
+td.point { overflow-wrap: normal; }
+figure svg { max-width: 100%; height: auto; }
+pre.cover, pre.gate { white-space: pre-wrap; }
 td.num { text-align: right; font-family: monospace; white-space: nowrap; }
 tr.worse td { background: #fdd; }
 tr.better td { background: #dfd; }
@@ -460,8 +467,8 @@ EOF
 		printf '<th>%s median [95%% CI]</th><th>%s median [95%% CI]</th><th>ratio [95%% CI]</th><th>verdict</th></tr>\n' "$hb" "$hn"
 		rows_html headline "$w"
 		printf '</table>\n'
-		figures "$w" primary
 		cover_html "$w"
+		figures "$w" primary
 		printf '</section>\n'
 	done
 	[ "${#headline[@]}" -gt 0 ] || echo "<p>No judged metric in this run.</p>"

@@ -97,16 +97,7 @@ check "non-SVG gnuplot output: error names the chart, no index.html" \
 # rhash absent on the baseline, 25 % faster than hash on the patched
 # kernel; long points; a per-run metric (one sample a boot); a table.
 m=$tmp/mail
-perl "$top/tests/fixtures/analysis/synth.pl" "$m" seed=21 variants=hash,rhash vscale=rhash:0.8 \
-	absent=baseline:rhash points='vcpus=1;key_size=8;max_entries=1024;fill=100|vcpus=1;key_size=8;max_entries=1048576;fill=75|vcpus=1;key_size=64;max_entries=1024;fill=100|vcpus=1;key_size=64;max_entries=1048576;fill=75'
-for f in "$m"/raw/*/*/synth.csv; do
-	awk -F, 'NR > 1 && $8 == 1 { print "synth," $2 "," $3 ",run_task_clock_ms,ms,lower,icount,1," 50 + NR % 7 }' \
-		"$f" >"$tmp/perrun.csv"
-	cat "$tmp/perrun.csv" >>"$f"
-done
-mkdir -p "$m/workloads"
-printf 'name = synth\nbench = map_lookup\nvariants = hash rhash\nprimary = latency\ntable = key=key_size max=max_entries nr=max_entries*fill/100\n' \
-	>"$m/workloads/synth.wl"
+gen_variants "$m"
 check "report.sh on a run with absent variants, a table and a per-run metric" \
 	env KBSTAT="$kbstat" "$top/analysis/report.sh" "$m"
 wide=$(awk 'length($0) > 80 { n++ } END { print n + 0 }' "$m/summary.txt")
