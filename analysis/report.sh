@@ -122,7 +122,8 @@ done
 	kb_die "kbstat variants failed on $run"
 }
 vcs=()
-declare -A vc_title
+declare -A vc_title vc_ratio chart_vc
+: >"$tmp/vratio.lst"
 while IFS=$'\t' read -r vk vb vn vw; do
 	[ "$vk" = "$base" ] || [ "$vk" = "$new" ] || continue
 	vc=variants-$(printf '%s-%s-vs-%s' "$vk" "$vn" "$vb" | tr -c 'A-Za-z0-9._=-' '_')
@@ -134,6 +135,18 @@ while IFS=$'\t' read -r vk vb vn vw; do
 	"$kbstat" table rows "$tmp/$vc.json" --run "$run" >"$tmp/$vc.rows.tsv"
 	vcs+=("$vc")
 	vc_title[$vc]="variant $vn vs $vb on $vk"
+	# its ratio chart per workload: chart-<vc>-ratio-<workload>
+	rm -rf "$tmp/vdat"
+	mkdir "$tmp/vdat"
+	"$kbstat" table ratio "$tmp/$vc.json" --run "$run" --dir "$tmp/vdat" >"$tmp/vdat.lst" ||
+		kb_die "kbstat table ratio failed on $vc"
+	while IFS=$'\t' read -r name rest; do
+		[ "$name" != name ] || continue
+		mv "$tmp/vdat/$name.dat" "$tmp/dat/chart-$vc-${name#chart-}.dat"
+		printf 'chart-%s-%s\tv%s\n' "$vc" "${name#chart-}" "$rest"
+		chart_vc[chart-$vc-${name#chart-}]=$vc
+		vc_ratio[chart-$vc-${name#chart-}]="$vn / $vb on $vk"
+	done <"$tmp/vdat.lst" >>"$tmp/vratio.lst"
 done <"$tmp/variants.tsv"
 # The summaries: the gate (above), then per workload its primary metric
 # and its variant comparisons' cover tables (--cover), then the rest;
@@ -198,12 +211,14 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 	clk=$(wl_clock "$w")
 	{
 		case $kind in
-		ratio)
+		ratio | vratio)
 			width=$((count * 70 + 300))
 			[ "$width" -ge 640 ] || width=640
 			gp_head "$width" 480 "$svg"
-			cap="$w: median($new) / median($base) of each metric at each point, with its 95% CI (clock $clk)"
-			printf 'set title %s\n' "$(gpq "$w: $new / $base, median ratio with 95% CI, clock $clk")"
+			sides_label="$new / $base"
+			[ "$kind" = ratio ] || sides_label=${vc_ratio[$name]}
+			cap="$w: $sides_label, the ratio of the medians of each metric at each point, with its 95% CI (clock $clk)"
+			printf 'set title %s\n' "$(gpq "$w: $sides_label, median ratio with 95% CI, clock $clk")"
 			printf 'set ylabel "ratio"\nset xtics rotate by -30 left\n'
 			printf 'set xrange [-0.5:%d - 0.5]\nset offsets 0, 0, graph 0.1, graph 0.1\n' "$count"
 			printf 'plot 1 with lines lc rgb "black" dt 2 notitle, \\\n'
@@ -267,7 +282,8 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 	chart_w[$name]=$w
 	chart_kind[$name]=$kind
 	chart_cap[$name]=$cap
-done < <(cat "$tmp/primary.lst" "$tmp/ratio.lst" "$tmp/scaling.lst" "$tmp/box.lst" | tr '\t' '\037')
+done < <(cat "$tmp/primary.lst" "$tmp/ratio.lst" "$tmp/vratio.lst" "$tmp/scaling.lst" "$tmp/box.lst" |
+	tr '\t' '\037')
 
 # ---- PROFILE=1: top symbols, diff table and flame graphs ----
 if [ -d "$run/profile" ]; then
@@ -355,6 +371,14 @@ variant_html() {
 	rows_html judged "" "$tmp/$vc.rows.tsv"
 	echo "</table>"
 	na_html "$vb" "$vn" "$tmp/$vc.rows.tsv"
+	local c
+	for c in "${charts[@]}"; do
+		[ "${chart_vc[$c]:-}" = "$vc" ] || continue
+		nfig=$((nfig + 1))
+		printf '<figure id="%s">\n' "$c"
+		inline_svg "$tmp/$c.svg" "c$nfig"
+		printf '<figcaption>%s</figcaption></figure>\n' "$(printf '%s' "${chart_cap[$c]}" | kb_html_escape)"
+	done
 }
 
 # The headline's answer for the variants of workload W: each variant

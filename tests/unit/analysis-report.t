@@ -21,7 +21,7 @@ xml_ok() {
 	fi
 }
 
-echo "1..37"
+echo "1..38"
 
 run=$tmp/run
 gen report "$run"
@@ -124,6 +124,9 @@ check "summary.txt: the shared parameter in the title, a point too wide for its 
 check "index.html: the headline of synth holds the cover table with its clock note" \
 	bash -c "sed -n '/<section class=\"headline\" id=\"headline-synth\">/,/<\/section>/p' '$m/index.html' |
 		tr '\n' ' ' | grep -q '<pre class=\"cover\"> *synth: rhash vs hash on patched.*clock icount: '"
+check "the variant comparison is charted: its ratio per point with its interval, in its section" \
+	bash -c "grep -q 'synth: rhash / hash on patched, median ratio with 95% CI, clock icount' '$m/chart-variants-patched-rhash-vs-hash-ratio-synth.svg' &&
+		sed -n '/<h2 id=\"variants\">/,/<h2>Informational/p' '$m/index.html' | grep -q '<figure id=\"chart-variants-patched-rhash-vs-hash-ratio-synth\">'"
 # boot-effect warnings: kept where the verdict is undecided only
 bw='between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)'
 jq --arg bw "$bw" '.warnings += ["synth/hash/vcpus=1;key_size=8;max_entries=1024;fill=100/latency: patched: " + $bw]
