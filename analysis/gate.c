@@ -69,32 +69,6 @@ static void row_name(char *b, size_t n, const struct row *r)
 		 *r->unit ? ")" : "");
 }
 
-void text_wrap(FILE *f, const char *first, const char *rest, const char *text,
-	       size_t width)
-{
-	const char *p = text, *ind = first;
-
-	while (*p) {
-		size_t room = width > strlen(ind) + 20 ? width - strlen(ind) : 20;
-		size_t len = strlen(p), cut = len;
-
-		if (len > room) {
-			for (cut = room; cut > 0 && p[cut] != ' '; cut--)
-				;
-			if (!cut)	/* one long word: cut it at the first blank after */
-				for (cut = room; p[cut] && p[cut] != ' '; cut++)
-					;
-		}
-		fprintf(f, "%s%.*s\n", ind, (int)cut, p);
-		p += cut;
-		while (*p == ' ')
-			p++;
-		ind = rest;
-	}
-	if (!*text)
-		fprintf(f, "%s\n", first);
-}
-
 struct series {
 	char *role, *path, *label, *patches, *key;
 };

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "fmt.h"
-#include "gate.h"
 #include "json.h"
 #include "mail.h"
 #include "results.h"
@@ -26,6 +25,15 @@
 
 #define WIDTH 80
 #define NMAIL 6			/* point, base, new, ratio [CI], verdict */
+
+/* n zeroed bytes; out of memory is fatal, as for xmalloc */
+static char *xcalloc(size_t n)
+{
+	char *p = xmalloc(n);
+
+	memset(p, 0, n);
+	return p;
+}
 
 /* One sample a boot on both sides, too few boots: a per-run metric. */
 static int per_run(const struct row *r)
@@ -197,13 +205,13 @@ static size_t print_section(const struct results *rs, const size_t *ord,
 /* n/a rows: one line per workload, variant and reason. */
 static void print_na(const struct results *rs, const size_t *ord)
 {
-	char *done = calloc(rs->n + 1, 1), line[2048];
+	char *done = xcalloc(rs->n + 1), line[2048];
+	const char **pts = xmalloc((rs->n + 1) * sizeof(*pts));
 	size_t i, k, nrow, npt, head = 0;
 
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->row[ord[i]];
 		const char *why = r->why ? r->why : "";
-		const char *pts[64];
 
 		if (done[i] || r->sec != SEC_NA)
 			continue;
@@ -219,7 +227,7 @@ static void print_na(const struct results *rs, const size_t *ord)
 			nrow++;
 			for (p = 0; p < npt && strcmp(pts[p], o->point); p++)
 				;
-			if (p == npt && npt < 64)
+			if (p == npt)
 				pts[npt++] = o->point;
 		}
 		if (!head++)
@@ -231,6 +239,7 @@ static void print_na(const struct results *rs, const size_t *ord)
 	}
 	if (head)
 		putchar('\n');
+	free(pts);
 	free(done);
 }
 
@@ -322,7 +331,7 @@ static void print_warnings(const struct results *rs)
 
 	if (!warns || warns->type != J_ARR)
 		return;
-	done = calloc(warns->n + 1, 1);
+	done = xcalloc(warns->n + 1);
 	for (i = 0; i < warns->n; i++) {
 		const char *w = warns->items[i].str;
 		const struct row *r;
@@ -412,7 +421,7 @@ void summary_mail(const struct results *rs, const struct results *covers,
 {
 	size_t *ord = results_order(rs), i, k, nclock = 0;
 	int c;
-	char *done = calloc(rs->n + 1, 1), line[2048];
+	char *done = xcalloc(rs->n + 1), line[2048];
 	const char *clocks[4], *w;
 	const struct jval *fails;
 
