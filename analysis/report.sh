@@ -307,7 +307,7 @@ inline_svg() {
 # rows), judged (every judged row, primary first), info or na (a kernel
 # lacks the variant). ROWS: another rows file (a variant comparison's).
 rows_html() {
-	awk -F'\t' -v mode="$1" -v want="${2:-}" '
+	awk -F'\t' -v mode="$1" -v want="${2:-}" -v clocks="$nclocks" '
 	function h(s) {
 		gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
 		gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
@@ -316,10 +316,23 @@ rows_html() {
 	function td(s) { return "<td>" h(s) "</td>" }
 	# a point may break after each of its parameters, nowhere else
 	function tdp(s) { s = h(s); gsub(/;/, ";<wbr>", s); return "<td class=\"point\">" s "</td>" }
-	function num(s) { return "<td class=\"num\">" h(s) "</td>" }
+	# a number and its interval: a line break only between the two
+	function num(s,   i) {
+		i = index(s, " [")
+		if (!i)
+			return "<td class=\"num\"><span>" h(s) "</span></td>"
+		return "<td class=\"num\"><span>" h(substr(s, 1, i - 1)) "</span> <span>" \
+			h(substr(s, i + 1)) "</span></td>"
+	}
+	# the headline shows why in full; the full tables keep a row one
+	# line tall, why folded under its verdict (no script: <details>)
 	function verdict() {
-		return "<td class=\"verdict\">" h(c["verdict"]) \
-			(c["why"] != "" ? "<br><small>" h(c["why"]) "</small>" : "") "</td>"
+		if (c["why"] == "")
+			return "<td class=\"verdict\">" h(c["verdict"]) "</td>"
+		if (mode == "headline")
+			return "<td class=\"verdict\">" h(c["verdict"]) "<br><small>" h(c["why"]) "</small></td>"
+		return "<td class=\"verdict\"><details><summary>" h(c["verdict"]) "</summary><small>" \
+			h(c["why"]) "</small></details></td>"
 	}
 	NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; next }
 	{
@@ -330,10 +343,12 @@ rows_html() {
 			print tr td(c["variant"]) tdp(c["point"]) td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
 				num(c["base"]) num(c["new"]) num(c["estimate"]) verdict() "</tr>"
 		else if (mode == "judged" && c["section"] != "informational" && c["section"] != "n/a")
-			print tr td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) td(c["unit"]) \
+			print tr td(c["workload"]) td(c["variant"]) tdp(c["point"]) \
+				td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
 				td(c["better"] (c["section"] == "primary" ? ", primary" : "")) num(c["n"]) \
 				num(c["base"]) num(c["new"]) num(c["estimate"]) num(c["p"]) num(c["p_adj"]) \
-				num(c["min_effect"] " (" c["floor_source"] ")") verdict() td(c["clock"]) "</tr>"
+				num(c["min_effect"] " (" c["floor_source"] ")") verdict() \
+				(clocks > 1 ? td(c["clock"]) : "") "</tr>"
 		else if (mode == "info" && c["section"] == "informational")
 			print "<tr>" td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) \
 				td(c["unit"]) num(c["base"]) num(c["new"]) "</tr>"
@@ -341,6 +356,15 @@ rows_html() {
 			print "<tr class=\"na\">" td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) \
 				num(c["base"]) num(c["new"]) td(c["why"]) "</tr>"
 	}' "${3:-$tmp/rows.tsv}"
+}
+
+# The header of a table of judged rows: BASE and NEW name the sides; the
+# clock has a column only when the run has several (else the page says it).
+judged_head() {
+	printf '<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>better</th>'
+	printf '<th>n</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th>' "$1" "$2"
+	printf '<th>ratio [95%% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th>%s</tr>\n' \
+		"$([ "$nclocks" -le 1 ] || echo '<th>clock</th>')"
 }
 
 # The n/a rows of a rows file as a table, if it has any.
@@ -365,9 +389,7 @@ variant_html() {
 		echo "</pre>"
 	fi
 	echo "<table>"
-	printf '<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th><th>better</th>'
-	printf '<th>n</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th>' "$vb" "$vn"
-	printf '<th>ratio [95%% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th><th>clock</th></tr>\n'
+	judged_head "$vb" "$vn"
 	rows_html judged "" "$tmp/$vc.rows.tsv"
 	echo "</table>"
 	na_html "$vb" "$vn" "$tmp/$vc.rows.tsv"
@@ -425,6 +447,7 @@ done
 mapfile -t headline < <(awk -F'\t' 'FNR > 1 && $1 == "primary" && !seen[$2]++ { print $2 }' \
 	"$tmp/rows.tsv" "${vc_rows[@]}")
 clocks=$(jq -r '[.results[].clock] | unique | join(", ")' "$tmp/results.json")
+nclocks=$(jq -r '[.results[].clock] | unique | length' "$tmp/results.json")
 if [ -n "$floor" ]; then
 	floor_text="noise floor from $floor (per metric, never below 1 %)"
 else
@@ -444,11 +467,13 @@ nfig=0
 <style>
 body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
 table { border-collapse: collapse; font-size: 0.9em; max-width: 100%; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; overflow-wrap: anywhere; }
-td.point { overflow-wrap: normal; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
+td.num span { white-space: nowrap; }
 figure svg { max-width: 100%; height: auto; }
 pre.cover, pre.gate { white-space: pre-wrap; }
-td.num { text-align: right; font-family: monospace; white-space: nowrap; }
+td.verdict details, td.verdict summary { white-space: nowrap; }
+td.verdict details[open] { white-space: normal; }
+td.num { text-align: right; font-family: monospace; }
 tr.worse td { background: #fdd; }
 tr.better td { background: #dfd; }
 tr.insufficient td { background: #eee; color: #666; }
@@ -511,11 +536,9 @@ when it lies wholly inside; otherwise inconclusive, with what would
 settle it. Fewer than 3 boots or 5 samples a side gives "insufficient
 data". The per-kernel median CIs resample boots, then samples within
 boots.</p>
-<table>
-<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th><th>better</th>
-<th>n</th><th>$hb median [95% CI]</th><th>$hn median [95% CI]</th>
-<th>ratio [95% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th><th>clock</th></tr>
+<table id="results-table">
 EOF
+	judged_head "$hb" "$hn"
 	rows_html judged
 	echo "</table>"
 	if awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then

@@ -39,7 +39,7 @@ page_requests() {
 		grep -o '"url":"[^"]*"' | grep -v '"url":"\(file\|data\):' | sort -u || true
 }
 
-echo "1..12"
+echo "1..13"
 
 run=$tmp/run
 gen report "$run"
@@ -67,18 +67,22 @@ check "rendered DOM: headline before the full results table" \
 	bash -c "awk '/id=\"headline\"/ { h = NR } /<h2>Results/ { r = NR } END { exit !(h && h < r) }' '$tmp/page.dom'"
 
 # ---- no horizontal overflow at 1400 px ----
-# width PAGE NAME: "scrollWidth clientWidth" of a copy of PAGE with a
-# probe script (the report itself has none), rendered 1400 px wide.
-width() {
-	sed 's|</body>|<script>document.body.setAttribute("data-w", document.documentElement.scrollWidth + " " + document.documentElement.clientWidth)</script></body>|' \
+# probe PAGE NAME JS: the value of JS in a copy of PAGE with a probe
+# script (the report itself has none), rendered 1400 px wide.
+probe() {
+	sed "s|</body>|<script>document.body.setAttribute(\"data-w\", $3)</script></body>|" \
 		"$1" >"$(dirname "$1")/.probe-$2.html"
 	timeout 50 "$chromium" --headless --disable-gpu --no-sandbox --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--window-size=1400,900 --user-data-dir="$tmp/profile-w$2" \
 		--host-resolver-rules='MAP * ~NOTFOUND' \
 		--dump-dom "file://$(dirname "$1")/.probe-$2.html" 2>/dev/null |
-		sed -n 's/.*data-w="\([0-9]*\) \([0-9]*\)".*/\1 \2/p'
+		sed -n 's/.*data-w="\([0-9.]*\) \([0-9.]*\)".*/\1 \2/p'
 	rm -f "$(dirname "$1")/.probe-$2.html"
+}
+# width PAGE NAME: "scrollWidth clientWidth"
+width() {
+	probe "$1" "$2" 'document.documentElement.scrollWidth + " " + document.documentElement.clientWidth'
 }
 # same W: the two numbers equal
 # shellcheck disable=SC2317 # called through check
@@ -95,6 +99,9 @@ gen_variants "$m"
 KBSTAT=$kbstat "$top/analysis/report.sh" "$m" 2>/dev/null
 w=$(width "$m/index.html" variants)
 check "with long points, variant tables and cover tables: fits 1400 px ($w)" same "$w"
+# rows of the full table: the lowest and the tallest
+h=$(probe "$m/index.html" rows 'Math.min(...Array.from(document.getElementById("results-table").rows).slice(1).map(r => r.getBoundingClientRect().height)) + " " + Math.max(...Array.from(document.getElementById("results-table").rows).slice(1).map(r => r.getBoundingClientRect().height))')
+check "the Results table: a row with a reason (why folded) is as tall as one without ($h)" same "$h"
 check "the headline of a workload with variants holds its cover table, before its chart" \
 	bash -c "sed -n '/<section class=\"headline\" id=\"headline-synth\">/,/<\/section>/p' '$m/index.html' |
 		awk '/<pre class=\"cover\">/ && !c { c = NR } /<figure/ && !f { f = NR } END { exit !(c && f && c < f) }'"
