@@ -105,6 +105,25 @@ void fmt_ci(char *b, size_t n, double x, double lo, double hi)
 		fmt_at(b, n, x, q);
 }
 
+void fmt_pair(char *a, char *b, size_t n, const double x[2],
+	      const double lo[2], const double hi[2])
+{
+	int q[2], has[2], k;
+
+	for (k = 0; k < 2; k++)
+		has[k] = !isnan(x[k]) && ci_quantum(x[k], lo[k], hi[k], &q[k]);
+	if (!has[0] || !has[1]) {
+		fmt_ci(a, n, x[0], lo[0], hi[0]);
+		fmt_ci(b, n, x[1], lo[1], hi[1]);
+		return;
+	}
+	/* the coarser of the two: no digit one side's interval does not support */
+	if (q[1] > q[0])
+		q[0] = q[1];
+	fmt_at(a, n, x[0], q[0]);
+	fmt_at(b, n, x[1], q[0]);
+}
+
 void fmt_est(char *b, size_t n, double x, double lo, double hi)
 {
 	char v[64], l[64], h[64];
@@ -140,4 +159,30 @@ void fmt_p(char *b, size_t n, double p)
 		snprintf(b, n, "%#.2g", p);
 		compact_exp(b);
 	}
+}
+
+void text_wrap(FILE *f, const char *first, const char *rest, const char *text,
+	       size_t width)
+{
+	const char *p = text, *ind = first;
+
+	while (*p) {
+		size_t room = width > strlen(ind) + 20 ? width - strlen(ind) : 20;
+		size_t len = strlen(p), cut = len;
+
+		if (len > room) {
+			for (cut = room; cut > 0 && p[cut] != ' '; cut--)
+				;
+			if (!cut)	/* one long word: cut it at the first blank after */
+				for (cut = room; p[cut] && p[cut] != ' '; cut++)
+					;
+		}
+		fprintf(f, "%s%.*s\n", ind, (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		ind = rest;
+	}
+	if (!*text)
+		fprintf(f, "%s\n", first);
 }

@@ -5,9 +5,10 @@
  *   kbstat compare RUN --base L --new L [--floor F] [--seed N] [--reps N] [--out F]
  *   kbstat compare RUN --kernel L --base-variant A --new-variant B [...]
  *   kbstat variants RUN             the variant comparisons a run holds
- *   kbstat cover RESULTS.json --run RUN [--format txt|md]
+ *   kbstat cover RESULTS.json --run RUN [--format txt|md] [--workload W]
+ *   kbstat gate NEW-VS-OLD.json [--baseline J] [--series TSV] [--format txt|md]
  *   kbstat floor RUN --a L --b L [--seed N] [--reps N] [--out F]
- *   kbstat summary RESULTS.json [--format txt|md] [--run RUN]
+ *   kbstat summary RESULTS.json [--format txt|md] [--run RUN] [--cover VARIANTS.json]...
  *   kbstat dump RUN                 validated samples as TSV
  *   kbstat table KIND ...           the report's chart and table data (table.c)
  *   kbstat calc median|quartiles|mwu|bh|bootci|fmt|fmtp ARGS   (for the unit tests)
@@ -15,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,9 @@
 
 #include "absent.h"
 #include "fmt.h"
+#include "gate.h"
 #include "json.h"
+#include "mail.h"
 #include "raw.h"
 #include "results.h"
 #include "stats.h"
@@ -51,9 +55,11 @@ static const char *usage_text =
 	"  kbstat compare RUN --kernel LABEL --base-variant A --new-variant B\n"
 	"                 [--floor FLOOR.json] [--seed N] [--reps N] [--out RESULTS.json] [--workloads W,...]\n"
 	"  kbstat variants RUN\n"
-	"  kbstat cover RESULTS.json --run RUN [--format txt|md]\n"
+	"  kbstat cover RESULTS.json --run RUN [--format txt|md] [--workload W]\n"
+	"  kbstat gate NEW-VS-OLD.json [--baseline NEW-VS-BASELINE.json]\n"
+	"              [--series SERIES.tsv] [--format txt|md]\n"
 	"  kbstat floor RUN --a LABEL --b LABEL [--seed N] [--reps N] [--out FLOOR.json]\n"
-	"  kbstat summary RESULTS.json [--format txt|md] [--run RUN]\n"
+	"  kbstat summary RESULTS.json [--format txt|md] [--run RUN] [--cover VARIANTS.json]...\n"
 	"  kbstat dump RUN\n"
 	"  kbstat table ratio|scaling|primary|box|rows|profile ... (kbstat table for details)\n"
 	"  kbstat calc median|quartiles V...\n"
@@ -1465,6 +1471,23 @@ static void print_rule(const size_t *wid, int md)
 	puts(md ? "|" : "");
 }
 
+/* A note under the tables: a list item in md, wrapped at 80 columns in txt. */
+static void note(int md, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (md)
+		printf("- %s\n", buf);
+	else
+		text_wrap(stdout, "", "  ", buf, 80);
+}
+
+#define MAX_COVERS 16
+
 static int cmd_summary(int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -1477,14 +1500,35 @@ static int cmd_summary(int argc, char **argv)
 	int md, sec;
 	double fmin = NAN, fmax_ = NAN;
 
-	if (parse_opts(argc, argv, &o) || !o.run)
+	struct results covers[MAX_COVERS];
+	struct primary_tab pt = { 0 };
+	char **args = xmalloc((argc + 1) * sizeof(*args));
+	size_t ncover = 0;
+	int nargs = 0, a;
+
+	/* --cover VARIANTS.json (repeatable): the cover tables of the headline */
+	for (a = 0; a < argc; a++) {
+		if (strcmp(argv[a], "--cover")) {
+			args[nargs++] = argv[a];
+		} else if (a + 1 == argc || ncover == MAX_COVERS) {
+			free(args);
+			return usage();
+		} else if (results_load(argv[++a], NULL, &covers[ncover++])) {
+			free(args);
+			return 1;
+		}
+	}
+	if (parse_opts(nargs, args, &o) || !o.run) {
+		free(args);
 		return usage();
+	}
+	free(args);
 	md = !strcmp(o.format, "md");
 	if (!md && strcmp(o.format, "txt")) {
 		fprintf(stderr, "kbstat: --format is txt or md\n");
 		return 2;
 	}
-	if (results_load(o.run, o.rundir, &rs))
+	if (results_load(o.run, o.rundir, &rs) || (o.rundir && primary_load(o.rundir, &pt)))
 		return 1;
 	floor_file = json_str(rs.j, "floor_file");
 	hdr[0] = "workload";
@@ -1516,10 +1560,9 @@ static int cmd_summary(int argc, char **argv)
 		else
 			snprintf(buf, sizeof(buf), "%s", r->metric);
 		cell[i][2] = xstrdup(buf);
-		fmt_ci(buf, sizeof(buf), r->med[0], r->lo[0], r->hi[0]);
+		fmt_pair(buf, est, sizeof(est), r->med, r->lo, r->hi);
 		cell[i][3] = xstrdup(buf);
-		fmt_ci(buf, sizeof(buf), r->med[1], r->lo[1], r->hi[1]);
-		cell[i][4] = xstrdup(buf);
+		cell[i][4] = xstrdup(est);
 		fmt_est(est, sizeof(est), json_num(r->r, "estimate"),
 			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
 		snprintf(buf, sizeof(buf), "%s%s",
@@ -1543,16 +1586,21 @@ static int cmd_summary(int argc, char **argv)
 		}
 	}
 
+	ord = results_order(&rs);
+	if (!md) {
+		summary_mail(&rs, covers, ncover, &pt);
+		goto notes;
+	}
 	if (rs.kernel)
 		printf("%skbench: variant %s vs %s on %s\n\n", md ? "## " : "",
 		       rs.new, rs.base, rs.kernel);
 	else
-		printf("%skbench: %s vs %s\n\n", md ? "## " : "", rs.base, rs.new);
+		printf("%skbench: %s vs %s\n\n", md ? "## " : "", rs.new, rs.base);
 	/*
 	 * Primary metrics (the workload files' "primary =") first, then the
-	 * other judged ones; a title only when there are both.
+	 * variant comparisons' cover tables, then the other judged ones; a
+	 * title only when there are both.
 	 */
-	ord = results_order(&rs);
 	for (sec = SEC_PRIMARY, i = 0; sec <= SEC_JUDGED; sec++) {
 		size_t end = i + nsec[sec];
 
@@ -1567,6 +1615,15 @@ static int cmd_summary(int argc, char **argv)
 		for (; i < end; i++)
 			print_cells(cell[ord[i]], wid, md);
 		putchar('\n');
+		for (c = 0; sec == SEC_PRIMARY && c < ncover; c++) {
+			size_t k;
+
+			for (k = 0; k < covers[c].n; k++)
+				if (!k || strcmp(covers[c].row[k - 1].workload,
+						 covers[c].row[k].workload))
+					cover_print(stdout, &covers[c], &pt,
+						    covers[c].row[k].workload, 1);
+		}
 	}
 	/* informational metrics: both kernels' medians, after the verdicts */
 	for (c = 0; i < nsec[SEC_PRIMARY] + nsec[SEC_JUDGED] + nsec[SEC_INFO]; i++) {
@@ -1605,27 +1662,30 @@ static int cmd_summary(int argc, char **argv)
 	}
 	if (c)
 		putchar('\n');
-	printf("%sratio = median(%s) / median(%s)%s%s%s with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: %s; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead. Numbers carry the digits their 95%% CI supports.\n",
-	       md ? "- " : "", rs.new, rs.base, rs.kernel ? " (both on " : "",
-	       rs.kernel ? rs.kernel : "", rs.kernel ? ")" : "",
-	       json_num(rs.j, "boot_effect_p"),
-	       rs.kernel ? "both variants ran in every boot, so a paired t on the per-boot ratio of their medians, ratio = its geometric mean" :
-			   "Welch t on the boot medians, ratio = geometric mean of their ratio",
-	       json_num(rs.j, "seed"));
+notes:
+	note(md, "ratio = median(%s) / median(%s)%s%s%s with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: %s; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead. Numbers carry the digits their 95%% CI supports.",
+	     rs.new, rs.base, rs.kernel ? " (both on " : "",
+	     rs.kernel ? rs.kernel : "", rs.kernel ? ")" : "",
+	     json_num(rs.j, "boot_effect_p"),
+	     rs.kernel ? "both variants ran in every boot, so a paired t on the per-boot ratio of their medians, ratio = its geometric mean" :
+			 "Welch t on the boot medians, ratio = geometric mean of their ratio",
+	     json_num(rs.j, "seed"));
 	for (i = c = 0; i < rs.n; i++)
 		c += !isnan(json_num(rs.row[i].r, "p_adj"));
-	printf("%sp: Benjamini-Hochberg adjusted over the %zu tested rows (not the informational ones).\n",
-	       md ? "- " : "", c);
+	note(md, "p: Benjamini-Hochberg adjusted over the %zu tested rows (not the informational ones)%s.",
+	     c, md ? "" : "; p-values are in summary.md");
 	if (isnan(fmin))
 		fmin = fmax_ = MIN_EFFECT;
 	snprintf(buf, sizeof(buf), "%.1f%%", fmin * 100);
 	if (fmax_ > fmin)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " to %.1f%%",
 			 fmax_ * 100);
-	printf("%sverdict: better/worse only if the %.0f%% interval lies wholly beyond the noise floor (%s, never below 1%%; floor from %s) and p (BH) < %g; same if it lies wholly inside; otherwise inconclusive. Fewer than %.0f boots or %.0f samples a side: insufficient data.\n",
-	       md ? "- " : "", json_num(rs.j, "decision_level") * 100, buf,
-	       floor_file ? floor_file : "none, default 1%", json_num(rs.j, "alpha"),
-	       json_num(rs.j, "min_boots"), json_num(rs.j, "min_samples"));
+	note(md, "verdict: better/worse only if the %.0f%% interval lies wholly beyond the noise floor (%s, never below 1%%; floor from %s) and p (BH) < %g; same if it lies wholly inside; otherwise inconclusive. Fewer than %.0f boots or %.0f samples a side: insufficient data.",
+	     json_num(rs.j, "decision_level") * 100, buf,
+	     floor_file ? floor_file : "none, default 1%", json_num(rs.j, "alpha"),
+	     json_num(rs.j, "min_boots"), json_num(rs.j, "min_samples"));
+	if (!md)
+		goto out;
 	for (i = 0; i < rs.n; i++) {
 		const struct row *r = &rs.row[ord[i]];
 
@@ -1654,6 +1714,10 @@ static int cmd_summary(int argc, char **argv)
 		       json_str(fb, "vcpus"), json_str(fb, "attempt"),
 		       json_str(fb, "reason"), json_str(fb, "serial_log"));
 	}
+out:
+	for (c = 0; c < ncover; c++)
+		results_free(&covers[c]);
+	primary_free(&pt);
 	free(ord);
 	return 0;
 }
@@ -1801,6 +1865,8 @@ int main(int argc, char **argv)
 		return cmd_variants(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "cover"))
 		return cmd_cover(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "gate"))
+		return cmd_gate(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
 		return 0;

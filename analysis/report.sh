@@ -20,8 +20,17 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 1 ] || kb_die "usage: analysis/report.sh RUN (a reports/<id> directory)"
 run=${1%/}
 [ -d "$run/raw" ] || kb_die "$run/raw: no raw samples (is $run a run directory?)"
+# A regression check's run (orchestrate/regress.sh: revisions.txt) is
+# NEW against OLD, and its report leads with the gate's verdict.
+gate=
+if [ -f "$run/revisions.txt" ] && [ -z "${BASE:-}${NEW_LABEL:-}" ]; then
+	BASE=old NEW_LABEL=new
+fi
 base=${BASE:-baseline}
 new=${NEW_LABEL:-patched}
+if [ -f "$run/revisions.txt" ] && [ "$base" = old ] && [ "$new" = new ]; then
+	gate=1
+fi
 
 kbstat=${KBSTAT:-$top/build/analysis/kbstat}
 if [ -z "${KBSTAT:-}" ]; then
@@ -70,8 +79,28 @@ else
 	kbstat_compare "$tmp/kbstat.log" "$base vs $new" --base "$base" --new "$new" \
 		--out "$tmp/results.json"
 fi
-"$kbstat" summary "$tmp/results.json" --format txt --run "$run" >"$tmp/summary.txt"
-"$kbstat" summary "$tmp/results.json" --format md --run "$run" >"$tmp/summary.md"
+# The regression check's verdict first (kbstat gate: exit 1 is REGRESSION),
+# with NEW against the baseline (regress.sh's new-vs-baseline.json) and
+# the series behind NEW and OLD (its series.tsv), where the run has them.
+: >"$tmp/summary.txt"
+: >"$tmp/summary.md"
+gate_verdict=
+if [ -n "$gate" ]; then
+	gate_args=()
+	[ ! -f "$run/new-vs-baseline.json" ] || gate_args+=(--baseline "$run/new-vs-baseline.json")
+	[ ! -f "$run/series.tsv" ] || gate_args+=(--series "$run/series.tsv")
+	for fmt in txt md; do
+		rc=0
+		"$kbstat" gate "$tmp/results.json" "${gate_args[@]}" --format "$fmt" \
+			>"$tmp/gate.$fmt" 2>"$tmp/gate.log" || rc=$?
+		if [ "$rc" -gt 1 ]; then
+			cat "$tmp/gate.log" >&2
+			kb_die "kbstat gate failed on $run (see the error above)"
+		fi
+		cat "$tmp/gate.$fmt" >>"$tmp/summary.$fmt"
+	done
+	gate_verdict=$(head -n 1 "$tmp/gate.txt" | cut -d: -f1)
+fi
 # Every number below is shaped by kbstat: formatted rows for the tables,
 # and one .dat per chart with a manifest line (analysis/README.md).
 "$kbstat" table rows "$tmp/results.json" --run "$run" >"$tmp/rows.tsv"
@@ -93,24 +122,44 @@ done
 	kb_die "kbstat variants failed on $run"
 }
 vcs=()
-declare -A vc_title
+declare -A vc_title vc_ratio chart_vc
+: >"$tmp/vratio.lst"
 while IFS=$'\t' read -r vk vb vn vw; do
 	[ "$vk" = "$base" ] || [ "$vk" = "$new" ] || continue
 	vc=variants-$(printf '%s-%s-vs-%s' "$vk" "$vn" "$vb" | tr -c 'A-Za-z0-9._=-' '_')
 	kbstat_compare "$tmp/$vc.log" "variant $vn vs $vb on $vk ($vw)" --kernel "$vk" \
 		--base-variant "$vb" --new-variant "$vn" --workloads "$vw" --out "$tmp/$vc.json"
 	for fmt in txt md; do
-		"$kbstat" cover "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.cover.$fmt"
 		"$kbstat" summary "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.$fmt"
 	done
 	"$kbstat" table rows "$tmp/$vc.json" --run "$run" >"$tmp/$vc.rows.tsv"
 	vcs+=("$vc")
 	vc_title[$vc]="variant $vn vs $vb on $vk"
+	# its ratio chart per workload: chart-<vc>-ratio-<workload>
+	rm -rf "$tmp/vdat"
+	mkdir "$tmp/vdat"
+	"$kbstat" table ratio "$tmp/$vc.json" --run "$run" --dir "$tmp/vdat" >"$tmp/vdat.lst" ||
+		kb_die "kbstat table ratio failed on $vc"
+	while IFS=$'\t' read -r name rest; do
+		[ "$name" != name ] || continue
+		mv "$tmp/vdat/$name.dat" "$tmp/dat/chart-$vc-${name#chart-}.dat"
+		printf 'chart-%s-%s\tv%s\n' "$vc" "${name#chart-}" "$rest"
+		chart_vc[chart-$vc-${name#chart-}]=$vc
+		vc_ratio[chart-$vc-${name#chart-}]="$vn / $vb on $vk"
+	done <"$tmp/vdat.lst" >>"$tmp/vratio.lst"
 done <"$tmp/variants.tsv"
+# The summaries: the gate (above), then per workload its primary metric
+# and its variant comparisons' cover tables (--cover), then the rest;
+# each variant comparison's own rows after.
+covers=()
+for vc in "${vcs[@]}"; do
+	covers+=(--cover "$tmp/$vc.json")
+done
 for fmt in txt md; do
+	"$kbstat" summary "$tmp/results.json" --format "$fmt" --run "$run" "${covers[@]}" >>"$tmp/summary.$fmt"
 	for vc in "${vcs[@]}"; do
 		printf '\n'
-		cat "$tmp/$vc.cover.$fmt" "$tmp/$vc.$fmt"
+		cat "$tmp/$vc.$fmt"
 	done >>"$tmp/summary.$fmt"
 done
 
@@ -140,7 +189,12 @@ render() {
 }
 
 charts=()
-declare -A chart_w chart_kind
+declare -A chart_w chart_kind chart_cap
+# The clock(s) of a workload's rows: every chart title names it.
+wl_clock() {
+	jq -r --arg w "$1" '[.results[] | select(.workload == $w) | .clock] | unique | join(" and ")' \
+		"$tmp/results.json"
+}
 gp_head() {
 	printf 'set terminal svg size %d,%d noenhanced font "sans,11" background "white"\n' "$1" "$2"
 	printf 'set output "%s"\n' "$3"
@@ -154,13 +208,17 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 	[ "$name" != name ] || continue
 	dat=$tmp/dat/$name.dat
 	svg=$tmp/$name.svg
+	clk=$(wl_clock "$w")
 	{
 		case $kind in
-		ratio)
+		ratio | vratio)
 			width=$((count * 70 + 300))
 			[ "$width" -ge 640 ] || width=640
 			gp_head "$width" 480 "$svg"
-			printf 'set title %s\n' "$(gpq "$w: $new / $base, median ratio with 95% CI")"
+			sides_label="$new / $base"
+			[ "$kind" = ratio ] || sides_label=${vc_ratio[$name]}
+			cap="$w: $sides_label, the ratio of the medians of each metric at each point, with its 95% CI (clock $clk)"
+			printf 'set title %s\n' "$(gpq "$w: $sides_label, median ratio with 95% CI, clock $clk")"
 			printf 'set ylabel "ratio"\nset xtics rotate by -30 left\n'
 			printf 'set xrange [-0.5:%d - 0.5]\nset offsets 0, 0, graph 0.1, graph 0.1\n' "$count"
 			printf 'plot 1 with lines lc rgb "black" dt 2 notitle, \\\n'
@@ -173,10 +231,13 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 		scaling | primary)
 			gp_head 800 480 "$svg"
 			if [ "$kind" = primary ]; then
-				printf 'set title %s\n' "$(gpq "$w: $m, median with 95% CI, $base and $new")"
+				printf 'set title %s\n' "$(gpq "$w: $m, median with 95% CI, $base and $new, clock $clk")"
 			else
-				printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, 95% CI)")"
+				printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, 95% CI), clock $clk")"
 			fi
+			where="at each point"
+			[ -z "$p" ] || where="against $p"
+			cap="$w: $m${u:+ ($u)} $where, median with its 95% CI on $base and $new (clock $clk)"
 			printf 'set xlabel %s\nset ylabel %s\n' "$(gpq "${p:-point}")" "$(gpq "$m${u:+ ($u)}")"
 			[ "$logx" = 0 ] || printf 'set logscale x\n'
 			[ "$logy" = 0 ] || printf 'set logscale y\n'
@@ -184,10 +245,17 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 			[ "$xmin0" = 0 ] || printf 'set xrange [0<*:]\n'
 			[ "$ymin0" = 0 ] || printf 'set yrange [0<*:]\n'
 			printf 'set offsets graph 0.05, graph 0.05, 0, 0\n'
+			# a numeric parameter is a line; categories (no parameter) are
+			# points: a line between two categories means nothing
 			using=1:2:3:4
-			[ -n "$p" ] || using=1:2:3:4:xtic\(5\)
-			printf 'plot for [i=0:%d] "%s" index i using %s with yerrorlines pt 7 title columnheader(1)\n' \
-				"$((blocks - 1))" "$dat" "$using"
+			style=yerrorlines
+			if [ -z "$p" ]; then
+				using=1:2:3:4:xtic\(5\)
+				style=yerrorbars
+				printf 'set xrange [-0.5:*]\nset xtics rotate by -30 left\n'
+			fi
+			printf 'plot for [i=0:%d] "%s" index i using %s with %s pt 7 title columnheader(1)\n' \
+				"$((blocks - 1))" "$dat" "$using" "$style"
 			;;
 		box)
 			width=$((count * 90 + 320))
@@ -195,7 +263,8 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 			first_b=${sides%%b*}
 			first_n=${sides%%n*}
 			gp_head "$width" 480 "$svg"
-			printf 'set title %s\n' "$(gpq "$w${v:+ $v}: $m, samples / $base median at each point")"
+			printf 'set title %s\n' "$(gpq "$w${v:+ $v}: $m, samples / $base median at each point, clock $clk")"
+			cap="$w${v:+ $v}: every sample of $m on $base and $new over the $base median at its point (clock $clk)"
 			printf 'set ylabel %s\n' "$(gpq "relative to $base median")"
 			printf 'set style fill solid 0.25 border\nset style boxplot outliers pointtype 7\n'
 			printf 'set pointsize 0.4\nset xrange [-0.6:%s.0]\nset xtics rotate by -30 left\n' "$count"
@@ -212,7 +281,9 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 	render "$name" "$tmp/$name.gp" "$svg"
 	chart_w[$name]=$w
 	chart_kind[$name]=$kind
-done < <(cat "$tmp/primary.lst" "$tmp/ratio.lst" "$tmp/scaling.lst" "$tmp/box.lst" | tr '\t' '\037')
+	chart_cap[$name]=$cap
+done < <(cat "$tmp/primary.lst" "$tmp/ratio.lst" "$tmp/vratio.lst" "$tmp/scaling.lst" "$tmp/box.lst" |
+	tr '\t' '\037')
 
 # ---- PROFILE=1: top symbols, diff table and flame graphs ----
 if [ -d "$run/profile" ]; then
@@ -236,17 +307,32 @@ inline_svg() {
 # rows), judged (every judged row, primary first), info or na (a kernel
 # lacks the variant). ROWS: another rows file (a variant comparison's).
 rows_html() {
-	awk -F'\t' -v mode="$1" -v want="${2:-}" '
+	awk -F'\t' -v mode="$1" -v want="${2:-}" -v clocks="$nclocks" '
 	function h(s) {
 		gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
 		gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
 		return s
 	}
 	function td(s) { return "<td>" h(s) "</td>" }
-	function num(s) { return "<td class=\"num\">" h(s) "</td>" }
+	# a point may break after each of its parameters, nowhere else
+	function tdp(s) { s = h(s); gsub(/;/, ";<wbr>", s); return "<td class=\"point\">" s "</td>" }
+	# a number and its interval: a line break only between the two
+	function num(s,   i) {
+		i = index(s, " [")
+		if (!i)
+			return "<td class=\"num\"><span>" h(s) "</span></td>"
+		return "<td class=\"num\"><span>" h(substr(s, 1, i - 1)) "</span> <span>" \
+			h(substr(s, i + 1)) "</span></td>"
+	}
+	# the headline shows why in full; the full tables keep a row one
+	# line tall, why folded under its verdict (no script: <details>)
 	function verdict() {
-		return "<td class=\"verdict\">" h(c["verdict"]) \
-			(c["why"] != "" ? "<br><small>" h(c["why"]) "</small>" : "") "</td>"
+		if (c["why"] == "")
+			return "<td class=\"verdict\">" h(c["verdict"]) "</td>"
+		if (mode == "headline")
+			return "<td class=\"verdict\">" h(c["verdict"]) "<br><small>" h(c["why"]) "</small></td>"
+		return "<td class=\"verdict\"><details><summary>" h(c["verdict"]) "</summary><small>" \
+			h(c["why"]) "</small></details></td>"
 	}
 	NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; next }
 	{
@@ -254,20 +340,31 @@ rows_html() {
 		split(c["verdict"], vw, " ")
 		tr = "<tr class=\"" vw[1] "\">"
 		if (mode == "headline" && c["section"] == "primary" && c["workload"] == want)
-			print tr td(c["variant"]) td(c["point"]) td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
+			print tr td(c["variant"]) tdp(c["point"]) td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
 				num(c["base"]) num(c["new"]) num(c["estimate"]) verdict() "</tr>"
 		else if (mode == "judged" && c["section"] != "informational" && c["section"] != "n/a")
-			print tr td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) td(c["unit"]) \
+			print tr td(c["workload"]) td(c["variant"]) tdp(c["point"]) \
+				td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
 				td(c["better"] (c["section"] == "primary" ? ", primary" : "")) num(c["n"]) \
 				num(c["base"]) num(c["new"]) num(c["estimate"]) num(c["p"]) num(c["p_adj"]) \
-				num(c["min_effect"] " (" c["floor_source"] ")") verdict() td(c["clock"]) "</tr>"
+				num(c["min_effect"] " (" c["floor_source"] ")") verdict() \
+				(clocks > 1 ? td(c["clock"]) : "") "</tr>"
 		else if (mode == "info" && c["section"] == "informational")
-			print "<tr>" td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) \
+			print "<tr>" td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) \
 				td(c["unit"]) num(c["base"]) num(c["new"]) "</tr>"
 		else if (mode == "na" && c["section"] == "n/a")
-			print "<tr class=\"na\">" td(c["workload"]) td(c["variant"]) td(c["point"]) td(c["metric"]) \
+			print "<tr class=\"na\">" td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) \
 				num(c["base"]) num(c["new"]) td(c["why"]) "</tr>"
 	}' "${3:-$tmp/rows.tsv}"
+}
+
+# The header of a table of judged rows: BASE and NEW name the sides; the
+# clock has a column only when the run has several (else the page says it).
+judged_head() {
+	printf '<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>better</th>'
+	printf '<th>n</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th>' "$1" "$2"
+	printf '<th>ratio [95%% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th>%s</tr>\n' \
+		"$([ "$nclocks" -le 1 ] || echo '<th>clock</th>')"
 }
 
 # The n/a rows of a rows file as a table, if it has any.
@@ -285,18 +382,46 @@ variant_html() {
 	vb=$(jq -r .base "$tmp/$vc.json" | kb_html_escape)
 	vn=$(jq -r .new "$tmp/$vc.json" | kb_html_escape)
 	printf '<h3 id="%s">%s</h3>\n' "$vc" "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
+	"$kbstat" cover "$tmp/$vc.json" --run "$run" >"$tmp/$vc.cover.txt"
 	if [ -s "$tmp/$vc.cover.txt" ]; then
 		echo "<pre>"
 		kb_html_escape <"$tmp/$vc.cover.txt"
 		echo "</pre>"
 	fi
 	echo "<table>"
-	printf '<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th><th>better</th>'
-	printf '<th>n</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th>' "$vb" "$vn"
-	printf '<th>ratio [95%% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th><th>clock</th></tr>\n'
+	judged_head "$vb" "$vn"
 	rows_html judged "" "$tmp/$vc.rows.tsv"
 	echo "</table>"
 	na_html "$vb" "$vn" "$tmp/$vc.rows.tsv"
+	local c
+	for c in "${charts[@]}"; do
+		[ "${chart_vc[$c]:-}" = "$vc" ] || continue
+		nfig=$((nfig + 1))
+		printf '<figure id="%s">\n' "$c"
+		inline_svg "$tmp/$c.svg" "c$nfig"
+		printf '<figcaption>%s</figcaption></figure>\n' "$(printf '%s' "${chart_cap[$c]}" | kb_html_escape)"
+	done
+}
+
+# The headline's answer for the variants of workload W: each variant
+# comparison's cover table (kbstat cover, with its clock note), else its
+# primary rows.
+cover_html() {
+	local vc
+	for vc in "${vcs[@]}"; do
+		"$kbstat" cover "$tmp/$vc.json" --run "$run" --workload "$1" >"$tmp/cover.txt"
+		if [ -s "$tmp/cover.txt" ]; then
+			printf '<pre class="cover">\n'
+			kb_html_escape <"$tmp/cover.txt"
+			printf '</pre>\n'
+		elif awk -F'\t' -v w="$1" '$1 == "primary" && $2 == w { f = 1 } END { exit !f }' "$tmp/$vc.rows.tsv"; then
+			printf '<h4>%s</h4>\n<table class="headline">\n' "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
+			printf '<tr><th>variant</th><th>point</th><th>metric</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th><th>ratio [95%% CI]</th><th>verdict</th></tr>\n' \
+				"$(jq -r .base "$tmp/$vc.json" | kb_html_escape)" "$(jq -r .new "$tmp/$vc.json" | kb_html_escape)"
+			rows_html headline "$1" "$tmp/$vc.rows.tsv"
+			printf '</table>\n'
+		fi
+	done
 }
 
 # Figures of the charts of one workload and kind.
@@ -309,13 +434,20 @@ figures() {
 		nfig=$((nfig + 1))
 		printf '<figure id="%s">\n' "$c"
 		inline_svg "$tmp/$c.svg" "c$nfig"
-		printf '<figcaption>%s.svg</figcaption></figure>\n' "$c"
+		printf '<figcaption>%s</figcaption></figure>\n' "$(printf '%s' "${chart_cap[$c]}" | kb_html_escape)"
 	done
 }
 
 mapfile -t workloads < <(awk -F'\t' 'NR > 1 && !seen[$2]++ { print $2 }' "$tmp/rows.tsv")
-mapfile -t headline < <(awk -F'\t' 'NR > 1 && $1 == "primary" && !seen[$2]++ { print $2 }' "$tmp/rows.tsv")
+vc_rows=()
+for vc in "${vcs[@]}"; do
+	vc_rows+=("$tmp/$vc.rows.tsv")
+done
+# the workloads with a primary row, in the kernel comparison or a variant one
+mapfile -t headline < <(awk -F'\t' 'FNR > 1 && $1 == "primary" && !seen[$2]++ { print $2 }' \
+	"$tmp/rows.tsv" "${vc_rows[@]}")
 clocks=$(jq -r '[.results[].clock] | unique | join(", ")' "$tmp/results.json")
+nclocks=$(jq -r '[.results[].clock] | unique | length' "$tmp/results.json")
 if [ -n "$floor" ]; then
 	floor_text="noise floor from $floor (per metric, never below 1 %)"
 else
@@ -331,24 +463,41 @@ nfig=0
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>kbench report: $(printf '%s' "$(basename "$run")" | kb_html_escape)</title>
+<title>${gate_verdict:+$gate_verdict: }kbench ${gate:+regression check }report: $(printf '%s' "$(basename "$run")" | kb_html_escape)</title>
 <style>
 body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
-table { border-collapse: collapse; font-size: 0.9em; }
+table { border-collapse: collapse; font-size: 0.9em; max-width: 100%; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
-td.num { text-align: right; font-family: monospace; white-space: nowrap; }
+td.num span { white-space: nowrap; }
+figure svg { max-width: 100%; height: auto; }
+pre.cover, pre.gate { white-space: pre-wrap; }
+td.verdict details, td.verdict summary { white-space: nowrap; }
+td.verdict details[open] { white-space: normal; }
+td.num { text-align: right; font-family: monospace; }
 tr.worse td { background: #fdd; }
 tr.better td { background: #dfd; }
 tr.insufficient td { background: #eee; color: #666; }
 tr.inconclusive td { background: #ffe; }
 tr.na td { background: #eef; color: #444; }
 section.headline { border-left: 4px solid #888; padding-left: 1em; margin: 1.5em 0; }
+h1.gate-REGRESSION { color: #fff; background: #b00; padding: 0.3em 0.5em; }
+h1.gate-PASS { color: #fff; background: #276; padding: 0.3em 0.5em; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 figure { margin: 1em 0; }
 </style>
 </head>
 <body>
-<h1>kbench: $hn vs $hb</h1>
+EOF
+	if [ -n "$gate" ]; then
+		printf '<h1 class="gate-%s" id="gate">%s</h1>\n' "$gate_verdict" \
+			"$(head -n 1 "$tmp/gate.txt" | kb_html_escape)"
+		printf '<pre class="gate">\n'
+		tail -n +2 "$tmp/gate.txt" | kb_html_escape
+		printf '</pre>\n<h2>NEW against OLD in full</h2>\n'
+	else
+		printf '<h1>kbench: %s vs %s</h1>\n' "$hn" "$hb"
+	fi
+	cat <<EOF
 <p>Run <code>$(printf '%s' "$run" | kb_html_escape)</code>.
 Clock: <b>$(printf '%s' "$clocks" | kb_html_escape)</b>.
 Minimum effect: $(printf '%s' "$floor_text" | kb_html_escape).</p>
@@ -356,7 +505,9 @@ Minimum effect: $(printf '%s' "$floor_text" | kb_html_escape).</p>
 <p>Per workload, its primary metric (the workload file's <code>primary =</code>;
 without one, every judged metric): the ratio median($hn) / median($hb)
 with its 95 % CI and the verdict at each point, then the medians against
-the workload's main parameter. Numbers carry the digits their CI supports.</p>
+the workload's main parameter; where the workload has variants, their
+comparison on one kernel as the cover letter's table (the workload file's
+<code>table =</code>). Numbers carry the digits their CI supports.</p>
 EOF
 	for w in "${headline[@]}"; do
 		printf '<section class="headline" id="headline-%s">\n<h3>%s</h3>\n' \
@@ -365,6 +516,7 @@ EOF
 		printf '<th>%s median [95%% CI]</th><th>%s median [95%% CI]</th><th>ratio [95%% CI]</th><th>verdict</th></tr>\n' "$hb" "$hn"
 		rows_html headline "$w"
 		printf '</table>\n'
+		cover_html "$w"
 		figures "$w" primary
 		printf '</section>\n'
 	done
@@ -384,11 +536,9 @@ when it lies wholly inside; otherwise inconclusive, with what would
 settle it. Fewer than 3 boots or 5 samples a side gives "insufficient
 data". The per-kernel median CIs resample boots, then samples within
 boots.</p>
-<table>
-<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th><th>better</th>
-<th>n</th><th>$hb median [95% CI]</th><th>$hn median [95% CI]</th>
-<th>ratio [95% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th><th>clock</th></tr>
+<table id="results-table">
 EOF
+	judged_head "$hb" "$hn"
 	rows_html judged
 	echo "</table>"
 	if awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then

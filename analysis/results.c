@@ -280,3 +280,9 @@ size_t *results_order(const struct results *rs)
 				o[k++] = i;
 	return o;
 }
+
+int row_undecided(const struct row *r)
+{
+	return !strncmp(r->verdict, "inconclusive", 12) ||
+	       !strncmp(r->verdict, "insufficient", 12);
+}

@@ -76,6 +76,8 @@ int results_load(const char *path, const char *run, struct results *rs);
 int results_rows(struct results *rs, struct jval *j, const char *path,
 		 const struct primary_tab *pt);
 void results_free(struct results *rs);
+/* Whether the verdict is "inconclusive" or "insufficient data". */
+int row_undecided(const struct row *r);
 /* Row indices: primary, other judged, informational, n/a; stable. */
 size_t *results_order(const struct results *rs);
 

@@ -325,7 +325,8 @@ static int write_charts(const struct results *rs, struct ent *v, size_t n,
 {
 	size_t i, j, k;
 
-	qsort(v, n, sizeof(*v), cmp_ent);
+	if (n)	/* v is NULL when no chart has data: qsort wants a pointer */
+		qsort(v, n, sizeof(*v), cmp_ent);
 	for (i = 0; i < n; i = j) {
 		struct manifest m = { .kind = kind, .workload = v[i].w,
 				      .metric = v[i].m, .unit = v[i].u,

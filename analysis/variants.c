@@ -232,23 +232,23 @@ struct cover_col {
 	char *label, *expr;
 };
 
-static void clock_note(const char *clock, const char *unit, int md)
+static void clock_note(FILE *f, const char *clock, const char *unit, int md)
 {
 	/* a size is read, not timed: what a clock can see does not apply */
 	if (!strcmp(unit, "bytes"))
-		printf("%sclock %s: these are sizes in bytes, read in the guest; no clock enters them.\n",
+		fprintf(f, "%sclock %s: these are sizes in bytes, read in the guest; no clock enters them.\n",
 		       md ? "- " : "", clock);
 	else if (!strcmp(clock, "icount"))
-		printf("%sclock icount: the guest's time is its executed-instruction count (QEMU -icount); it sees no cache or TLB misses. These are instruction-count figures, not hardware figures.\n",
+		fprintf(f, "%sclock icount: the guest's time is its executed-instruction count (QEMU -icount); it sees no cache or TLB misses. These are instruction-count figures, not hardware figures.\n",
 		       md ? "- " : "");
 	else if (!strcmp(clock, "model"))
-		printf("%sclock model: the kbcache plugin's memory-hierarchy model of each sample (model/README.md): instructions plus modelled L1D, LLC and DTLB miss penalties. A model's figures, not hardware figures.\n",
+		fprintf(f, "%sclock model: the kbcache plugin's memory-hierarchy model of each sample (model/README.md): instructions plus modelled L1D, LLC and DTLB miss penalties. A model's figures, not hardware figures.\n",
 		       md ? "- " : "");
 	else if (!strcmp(clock, "wall"))
-		printf("%sclock wall: the host's time while the guest ran (under TCG, an emulated CPU, unless the fingerprint says kvm): not a figure of the hardware the kernel would run on.\n",
+		fprintf(f, "%sclock wall: the host's time while the guest ran (under TCG, an emulated CPU, unless the fingerprint says kvm): not a figure of the hardware the kernel would run on.\n",
 		       md ? "- " : "");
 	else
-		printf("%sclock %s: samples from both clocks; these figures mix instruction counts and time.\n",
+		fprintf(f, "%sclock %s: samples from both clocks; these figures mix instruction counts and time.\n",
 		       md ? "- " : "", clock);
 }
 
@@ -273,58 +273,58 @@ static int cmp_cover_rows(const void *pa, const void *pb)
 }
 
 /* Numbers right-aligned, the verdict (last) left; point first if given. */
-static void cover_line(const char *const *cell, const size_t *wid, size_t ncol,
+static void cover_line(FILE *f, const char *const *cell, const size_t *wid, size_t ncol,
 		       const char *point, size_t pwid, int md)
 {
 	size_t c, last = ncol + COVER_FIXED - 1;
 
 	if (point && md)
-		printf("| %s ", point);
+		fprintf(f, "| %s ", point);
 	else if (point)
-		printf("%-*s  ", (int)pwid, point);
+		fprintf(f, "%-*s  ", (int)pwid, point);
 	for (c = 0; c <= last; c++) {
 		if (md)
-			printf("| %s ", cell[c]);
+			fprintf(f, "| %s ", cell[c]);
 		else if (c == last)
-			fputs(cell[c], stdout);
+			fputs(cell[c], f);
 		else
-			printf("%*s  ", (int)wid[c], cell[c]);
+			fprintf(f, "%*s  ", (int)wid[c], cell[c]);
 	}
-	puts(md ? "|" : "");
+	fprintf(f, "%s\n", md ? "|" : "");
 }
 
-static void dashes(size_t n, const char *after)
+static void dashes(FILE *f, size_t n, const char *after)
 {
 	while (n--)
-		putchar('-');
-	fputs(after, stdout);
+		fputc('-', f);
+	fputs(after, f);
 }
 
-static void cover_rule(const size_t *wid, size_t ncol, size_t pwid, int md)
+static void cover_rule(FILE *f, const size_t *wid, size_t ncol, size_t pwid, int md)
 {
 	size_t c, last = ncol + COVER_FIXED - 1;
 
 	if (md) {
-		printf("%s", pwid ? "|---" : "");
+		fprintf(f, "%s", pwid ? "|---" : "");
 		for (c = 0; c <= last; c++)
-			printf("|%s", c == last ? "---" : "---:");
-		puts("|");
+			fprintf(f, "|%s", c == last ? "---" : "---:");
+		fprintf(f, "%s\n", "|");
 		return;
 	}
 	if (pwid)
-		dashes(pwid, "  ");
+		dashes(f, pwid, "  ");
 	for (c = 0; c <= last; c++)
-		dashes(wid[c], c == last ? "\n" : "  ");
+		dashes(f, wid[c], c == last ? "\n" : "  ");
 }
 
 /* One workload's table: its rows of the metric, columns from "table =". */
-static void cover_workload(const struct results *rs, const struct wl_primary *wi,
+static void cover_workload(FILE *f, const struct results *rs, const struct wl_primary *wi,
 			   const char *w, int md)
 {
 	const char *metric = wi->table_metric, *clock = NULL, *unit = "", *better = "";
 	const char **hdr;
 	struct cover_col *col = NULL;
-	char *spec = xstrdup(wi->table), *tok, *save, ***cell, buf[256];
+	char *spec = xstrdup(wi->table), *tok, *save, ***cell, buf[256], buf2[256];
 	size_t ncol = 0, nrow = 0, i, j, c, *wid, *rowi, pwid = strlen("point");
 	int with_point = 0;
 
@@ -395,10 +395,9 @@ static void cover_workload(const struct results *rs, const struct wl_primary *wi
 				snprintf(buf, sizeof(buf), "%.6g", x);
 			cell[j][c] = xstrdup(buf);
 		}
-		fmt_ci(buf, sizeof(buf), r->med[0], r->lo[0], r->hi[0]);
+		fmt_pair(buf, buf2, sizeof(buf), r->med, r->lo, r->hi);
 		cell[j][c++] = xstrdup(buf);
-		fmt_ci(buf, sizeof(buf), r->med[1], r->lo[1], r->hi[1]);
-		cell[j][c++] = xstrdup(buf);
+		cell[j][c++] = xstrdup(buf2);
 		fmt_ci(buf, sizeof(buf), ratio, json_num(r->r, "ratio_ci_lo"),
 		       json_num(r->r, "ratio_ci_hi"));
 		cell[j][c++] = xstrdup(buf);
@@ -416,7 +415,7 @@ static void cover_workload(const struct results *rs, const struct wl_primary *wi
 				;
 			with_point = c == ncol;
 		}
-	printf("%s%s: %s vs %s on %s, %s%s%s%s (%s is better)\n%s", md ? "### " : "",
+	fprintf(f, "%s%s: %s vs %s on %s, %s%s%s%s (%s is better)\n%s", md ? "### " : "",
 	       w, rs->new, rs->base, rs->kernel, metric ? metric : "-",
 	       *unit ? " (" : "", unit, *unit ? ")" : "", better, md ? "\n" : "");
 	hdr = xmalloc((ncol + COVER_FIXED) * sizeof(*hdr));
@@ -436,18 +435,18 @@ static void cover_workload(const struct results *rs, const struct wl_primary *wi
 	for (j = 0; with_point && j < nrow; j++)
 		if (strlen(rs->row[rowi[j]].point) > pwid)
 			pwid = strlen(rs->row[rowi[j]].point);
-	cover_line(hdr, wid, ncol, with_point ? "point" : NULL, pwid, md);
-	cover_rule(wid, ncol, with_point ? pwid : 0, md);
+	cover_line(f, hdr, wid, ncol, with_point ? "point" : NULL, pwid, md);
+	cover_rule(f, wid, ncol, with_point ? pwid : 0, md);
 	for (j = 0; j < nrow; j++)
-		cover_line((const char *const *)cell[j], wid, ncol,
+		cover_line(f, (const char *const *)cell[j], wid, ncol,
 			   with_point ? rs->row[rowi[j]].point : NULL, pwid, md);
 	free(hdr);
 	if (!md)
-		putchar('\n');
-	printf("%sratio = median(%s) / median(%s) of %s at each point, on %s; delta = ratio - 1.\n",
+		fputc('\n', f);
+	fprintf(f, "%sratio = median(%s) / median(%s) of %s at each point, on %s; delta = ratio - 1.\n",
 	       md ? "\n- " : "", rs->new, rs->base, metric ? metric : "-", rs->kernel);
-	clock_note(clock ? clock : "-", unit, md);
-	putchar('\n');
+	clock_note(f, clock ? clock : "-", unit, md);
+	fputc('\n', f);
 	for (j = 0; j < nrow; j++) {
 		for (c = 0; c < ncol + COVER_FIXED; c++)
 			free(cell[j][c]);
@@ -463,9 +462,25 @@ static void cover_workload(const struct results *rs, const struct wl_primary *wi
 	free(rowi);
 }
 
+int cover_print(FILE *f, const struct results *rs, const struct primary_tab *pt,
+		const char *w, int md)
+{
+	const struct wl_primary *wi = wl_info(pt, w);
+	size_t i;
+
+	if (!wi || !wi->table || !*wi->table)
+		return 0;
+	for (i = 0; i < rs->n && strcmp(rs->row[i].workload, w); i++)
+		;
+	if (i == rs->n)
+		return 0;
+	cover_workload(f, rs, wi, w, md);
+	return 1;
+}
+
 int cmd_cover(int argc, char **argv)
 {
-	const char *file = NULL, *run = NULL, *format = "txt";
+	const char *file = NULL, *run = NULL, *format = "txt", *only = NULL;
 	struct primary_tab pt;
 	struct results rs;
 	struct strv done = { 0 };
@@ -477,13 +492,15 @@ int cmd_cover(int argc, char **argv)
 			run = argv[++a];
 		else if (!strcmp(argv[a], "--format") && a + 1 < argc)
 			format = argv[++a];
+		else if (!strcmp(argv[a], "--workload") && a + 1 < argc)
+			only = argv[++a];
 		else if (argv[a][0] != '-' && !file)
 			file = argv[a];
 		else
 			break;
 	}
 	if (a < argc || !file || !run || (strcmp(format, "txt") && strcmp(format, "md"))) {
-		fputs("usage: kbstat cover RESULTS.json --run RUN [--format txt|md]\n", stderr);
+		fputs("usage: kbstat cover RESULTS.json --run RUN [--format txt|md] [--workload W]\n", stderr);
 		return 2;
 	}
 	if (results_load(file, run, &rs) || primary_load(run, &pt))
@@ -496,10 +513,11 @@ int cmd_cover(int argc, char **argv)
 	for (i = 0; i < rs.n; i++) {
 		const struct wl_primary *wi = wl_info(&pt, rs.row[i].workload);
 
-		if (!wi || !wi->table || !*wi->table || strv_has(&done, rs.row[i].workload))
+		if (!wi || !wi->table || !*wi->table || strv_has(&done, rs.row[i].workload) ||
+		    (only && strcmp(only, rs.row[i].workload)))
 			continue;
 		strv_add(&done, rs.row[i].workload);
-		cover_workload(&rs, wi, rs.row[i].workload, !strcmp(format, "md"));
+		cover_workload(stdout, &rs, wi, rs.row[i].workload, !strcmp(format, "md"));
 	}
 	free(done.v);
 	primary_free(&pt);

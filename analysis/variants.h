@@ -6,6 +6,8 @@
 #ifndef KBSTAT_VARIANTS_H
 #define KBSTAT_VARIANTS_H
 
+#include <stdio.h>
+
 /*
  * kbstat variants RUN: one line per kernel and pair of variants,
  * "kernel<TAB>base<TAB>new<TAB>workload,...", for every workload with
@@ -17,5 +19,14 @@ int cmd_variants(int argc, char **argv);
  * workload file's "table =" names, of a variant comparison.
  */
 int cmd_cover(int argc, char **argv);
+
+/*
+ * The cover table of workload w in rs (a variant comparison), if its
+ * workload file names a "table =": returns whether it printed one.
+ */
+struct results;
+struct primary_tab;
+int cover_print(FILE *f, const struct results *rs, const struct primary_tab *pt,
+		const char *w, int md);
 
 #endif

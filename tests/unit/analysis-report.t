@@ -21,7 +21,7 @@ xml_ok() {
 	fi
 }
 
-echo "1..22"
+echo "1..38"
 
 run=$tmp/run
 gen report "$run"
@@ -49,8 +49,8 @@ check "index.html opens with the headline: primary rows, then its chart, before 
 		/<h2>Results/ { r = NR } END { exit !(h && h < s && s < l && l < f && f < r) }' '$run/index.html' &&
 		! sed -n '/<section class=\"headline\" id=\"headline-irq\">/,/<\/section>/p' '$run/index.html' | grep -q cycles"
 check "summary.txt: primary metrics, then the other judged ones, informational last" \
-	bash -c "awk '/^primary metrics:/ { p = NR } /^irq .* latency/ && !l { l = NR } /^other metrics:/ { o = NR }
-		/^irq .* cycles/ && !c { c = NR } /^informational/ { i = NR } END { exit !(p < l && l < o && o < c && c < i) }' '$run/summary.txt'"
+	bash -c "awk '/^irq: latency/ && !l { l = NR } /^other metrics:/ { o = NR }
+		/^irq: cycles/ && !c { c = NR } /^informational/ { i = NR } END { exit !(l && l < o && o < c && c < i) }' '$run/summary.txt'"
 check "box plots per workload/variant/metric" \
 	test -s "$run/chart-box-lookup-htab-ops.svg" -a -s "$run/chart-box-lookup-rhash-ops.svg" -a -s "$run/chart-box-irq-latency.svg"
 bad=0
@@ -92,6 +92,91 @@ else
 fi
 check "non-SVG gnuplot output: error names the chart, no index.html" \
 	bash -c "grep -q 'chart chart-primary-demo-latency: .* is not an SVG' '$tmp/fake.err' && [ ! -e '$tmp/run2/index.html' ]"
+
+# ---- the mail text and the answer first (issue 29) ----
+# rhash absent on the baseline, 25 % faster than hash on the patched
+# kernel; long points; a per-run metric (one sample a boot); a table.
+m=$tmp/mail
+gen_variants "$m"
+check "report.sh on a run with absent variants, a table and a per-run metric" \
+	env KBSTAT="$kbstat" "$top/analysis/report.sh" "$m"
+wide=$(awk 'length($0) > 80 { n++ } END { print n + 0 }' "$m/summary.txt")
+is "summary.txt: no line wider than 80 columns" "$wide" 0
+[ "$wide" = 0 ] || diag "$(awk 'length($0) > 80' "$m/summary.txt" | head -n 5)"
+check "summary.txt: the answer first, the primary rows, then the cover table with its clock note, before the rest" \
+	awk '/^synth\/hash: latency/ && !h { h = NR } /^synth: rhash vs hash on patched/ { c = NR }
+		/^clock icount: / && !k { k = NR } /^other metrics:|^n\/a|^one sample a boot|^ratio = median\(patched\).*with a 95/ && !r { r = NR }
+		END { exit !(h && h < c && c < k && k < r) }' "$m/summary.txt"
+check "summary.md: the cover table after the primary rows, before the notes" \
+	awk '/^\| synth\/hash \|/ && !h { h = NR } /^### synth: rhash vs hash on patched/ { c = NR }
+		/^- ratio = median\(patched\)/ && !r { r = NR } END { exit !(h && h < c && c < r) }' "$m/summary.md"
+is "summary.txt: the n/a rows collapse into one line per workload, variant and reason" \
+	"$(grep -c '^  synth/rhash, 4 points (8 rows): absent on baseline: map_create' "$m/summary.txt")" 1
+is "summary.txt: no 'insufficient data' row for the per-run metric" \
+	"$(grep -c 'run_task_clock_ms.*insufficient\|insufficient.*run_task_clock_ms' "$m/summary.txt" || true)" 0
+check "summary.txt: the per-run metric said once, with the boots a verdict needs" \
+	bash -c "sed -n '1,/^kbench: variant/p' '$m/summary.txt' >'$tmp/kernels.txt' &&
+		[ \$(grep -c '^  synth run_task_clock_ms: 3 boots a side' '$tmp/kernels.txt') = 1 ] &&
+		[ \$(grep -c 'run_task_clock_ms' '$tmp/kernels.txt') = 1 ] && grep -q 'BOOTS=5' '$tmp/kernels.txt'"
+check "summary.txt: the shared parameter in the title, a point too wide for its row on a line of its own" \
+	bash -c "grep -q '^synth/hash: latency (ns, lower is better, icount) at vcpus=1\$' '$m/summary.txt' &&
+		grep -q '^  key_size=8;max_entries=1024;fill=100\$' '$m/summary.txt'"
+check "index.html: the headline of synth holds the cover table with its clock note" \
+	bash -c "sed -n '/<section class=\"headline\" id=\"headline-synth\">/,/<\/section>/p' '$m/index.html' |
+		tr '\n' ' ' | grep -q '<pre class=\"cover\"> *synth: rhash vs hash on patched.*clock icount: '"
+check "the variant comparison is charted: its ratio per point with its interval, in its section" \
+	bash -c "grep -q 'synth: rhash / hash on patched, median ratio with 95% CI, clock icount' '$m/chart-variants-patched-rhash-vs-hash-ratio-synth.svg' &&
+		sed -n '/<h2 id=\"variants\">/,/<h2>Informational/p' '$m/index.html' | grep -q '<figure id=\"chart-variants-patched-rhash-vs-hash-ratio-synth\">'"
+# boot-effect warnings: kept where the verdict is undecided only
+bw='between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)'
+jq --arg bw "$bw" '.warnings += ["synth/hash/vcpus=1;key_size=8;max_entries=1024;fill=100/latency: patched: " + $bw]
+	| (.results[] | select(.variant == "hash" and .metric == "latency" and (.point | test("key_size=8;max_entries=1024;")))).verdict = "same"
+	| .warnings += ["synth/hash/vcpus=1;key_size=64;max_entries=1024;fill=100/latency: baseline: " + $bw]
+	| (.results[] | select(.variant == "hash" and .metric == "latency" and (.point | test("key_size=64;max_entries=1024;")))).verdict = "inconclusive"' \
+	"$m/results.json" >"$tmp/warn.json"
+"$kbstat" summary "$tmp/warn.json" --run "$m" >"$tmp/warn.txt"
+check "summary.txt: a boot-effect warning on an undecided row is kept, grouped under its workload" \
+	bash -c "sed -n '/^warnings:/,/^\$/p' '$tmp/warn.txt' | tr -s ' \n' ' ' | grep -q '^warnings: synth: hash/vcpus=1;key_size=64;max_entries=1024;fill=100/latency: baseline: between-boot'"
+check "... one on a decided row is left out, and counted" \
+	bash -c "! grep -q 'key_size=8;max_entries=1024;fill=100/latency: patched' '$tmp/warn.txt' &&
+		grep -q '1 boot-effect warning on decided rows left out' '$tmp/warn.txt'"
+# one row, one number of digits: the wider interval decides both medians
+jq '(.results[] | select(.variant == "hash" and .metric == "latency" and (.point | test("key_size=8;max_entries=1024;"))))
+	|= (.base.median = 908.123 | .base.ci_lo = 900 | .base.ci_hi = 916
+	| .new.median = 1012.04 | .new.ci_lo = 1011.9 | .new.ci_hi = 1012.1)' "$m/results.json" >"$tmp/digits.json"
+"$kbstat" summary "$tmp/digits.json" --run "$m" >"$tmp/digits.txt"
+check "summary.txt: both medians of a row at the digits of the wider interval (908.1 and 1012.0, not 1012.04)" \
+	grep -Eq '^ +908\.1 +1012\.0 +' "$tmp/digits.txt"
+
+# ---- charts: categories are not joined by lines; captions say what ----
+# sloped SVG: segments of the data paths (gnuplot_plot_N groups) whose
+# two ends differ in x and in y; error bars, their ticks and the key's
+# sample are vertical or horizontal, a line joining two points is not.
+sloped() {
+	perl -0777 -ne 'my $n = 0;
+		for my $g (split /<g id="gnuplot_plot_/) {
+			next unless $g =~ /^\d+"/;
+			for my $d ($g =~ /\sd=.([^"\x27]*)/g) {
+				my @p;
+				while ($d =~ /([ML])\s*([-\d.]+),([-\d.]+)/g) {
+					$n++ if $1 eq "L" && @p && $2 != $p[0] && $3 != $p[1];
+					@p = ($2, $3);
+				}
+			}
+		}
+		print "$n\n"' "$1"
+}
+c=$tmp/cat
+perl "$top/tests/fixtures/analysis/synth.pl" "$c" seed=3 effect=0.02 points='cmd=array_create|cmd=map_create|cmd=prog_load'
+KBSTAT=$kbstat "$top/analysis/report.sh" "$c" 2>/dev/null
+is "categorical points (cmd=...): the primary chart joins no two categories by a line" \
+	"$(sloped "$c/chart-primary-synth-latency.svg")" 0
+check "... while a numeric parameter's chart is a line (the detector sees lines)" \
+	test "$(sloped "$run/chart-scaling-lookup-ops-n.svg")" -gt 0
+check "no chart is captioned with its file name; each caption and title names the clock" \
+	bash -c "! grep -q '<figcaption>[^<]*\.svg</figcaption>' '$run/index.html' '$c/index.html' &&
+		[ \$(grep -c '<figcaption>[^<]*(clock icount)</figcaption>' '$c/index.html') = 3 ] &&
+		grep -q 'synth: latency, median with 95% CI, baseline and patched, clock icount' '$c/chart-primary-synth-latency.svg'"
 
 check "shellcheck passes on analysis/*.sh and the analysis tests" \
 	shellcheck -x "$top"/analysis/*.sh "$top"/tests/unit/analysis-*.t "$top/tests/fixtures/analysis/lib.sh"

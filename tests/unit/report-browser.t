@@ -39,7 +39,7 @@ page_requests() {
 		grep -o '"url":"[^"]*"' | grep -v '"url":"\(file\|data\):' | sort -u || true
 }
 
-echo "1..8"
+echo "1..13"
 
 run=$tmp/run
 gen report "$run"
@@ -65,6 +65,47 @@ check "rendered DOM: the primary chart is an inline SVG in the headline" \
 		grep -A1 '<figure id=\"chart-primary-irq-latency\">' | grep -q '<svg'"
 check "rendered DOM: headline before the full results table" \
 	bash -c "awk '/id=\"headline\"/ { h = NR } /<h2>Results/ { r = NR } END { exit !(h && h < r) }' '$tmp/page.dom'"
+
+# ---- no horizontal overflow at 1400 px ----
+# probe PAGE NAME JS: the value of JS in a copy of PAGE with a probe
+# script (the report itself has none), rendered 1400 px wide.
+probe() {
+	sed "s|</body>|<script>document.body.setAttribute(\"data-w\", $3)</script></body>|" \
+		"$1" >"$(dirname "$1")/.probe-$2.html"
+	timeout 50 "$chromium" --headless --disable-gpu --no-sandbox --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--window-size=1400,900 --user-data-dir="$tmp/profile-w$2" \
+		--host-resolver-rules='MAP * ~NOTFOUND' \
+		--dump-dom "file://$(dirname "$1")/.probe-$2.html" 2>/dev/null |
+		sed -n 's/.*data-w="\([0-9.]*\) \([0-9.]*\)".*/\1 \2/p'
+	rm -f "$(dirname "$1")/.probe-$2.html"
+}
+# width PAGE NAME: "scrollWidth clientWidth"
+width() {
+	probe "$1" "$2" 'document.documentElement.scrollWidth + " " + document.documentElement.clientWidth'
+}
+# same W: the two numbers equal
+# shellcheck disable=SC2317 # called through check
+same() {
+	[ -n "$1" ] && [ "${1% *}" = "${1#* }" ]
+}
+printf '%s\n' '<!DOCTYPE html><html><body><div style="width: 2000px">wide</div></body></html>' >"$tmp/wide.html"
+w=$(width "$tmp/wide.html" wide)
+check "control page: a 2000 px element overflows 1400 px ($w)" bash -c "[ -n '$w' ] && ! [ '${w% *}' = '${w#* }' ]"
+w=$(width "$run/index.html" report)
+check "index.html fits 1400 px: scroll width = client width ($w)" same "$w"
+m=$tmp/variants
+gen_variants "$m"
+KBSTAT=$kbstat "$top/analysis/report.sh" "$m" 2>/dev/null
+w=$(width "$m/index.html" variants)
+check "with long points, variant tables and cover tables: fits 1400 px ($w)" same "$w"
+# rows of the full table: the lowest and the tallest
+h=$(probe "$m/index.html" rows 'Math.min(...Array.from(document.getElementById("results-table").rows).slice(1).map(r => r.getBoundingClientRect().height)) + " " + Math.max(...Array.from(document.getElementById("results-table").rows).slice(1).map(r => r.getBoundingClientRect().height))')
+check "the Results table: a row with a reason (why folded) is as tall as one without ($h)" same "$h"
+check "the headline of a workload with variants holds its cover table, before its chart" \
+	bash -c "sed -n '/<section class=\"headline\" id=\"headline-synth\">/,/<\/section>/p' '$m/index.html' |
+		awk '/<pre class=\"cover\">/ && !c { c = NR } /<figure/ && !f { f = NR } END { exit !(c && f && c < f) }'"
+
 reqs=$(page_requests "$tmp/page.net")
 is "index.html makes no network request" "$reqs" ""
 console=$(grep 'CONSOLE' "$tmp/page.err" || true)

@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 # and analysis-profile.t: half a minute each, spent in the same code
 # (the bootstrap) or in perl and gnuplot.
 tests=(bench-kbbench checks-proc-interrupts analysis-stats analysis-compare
-	analysis-kinds analysis-tables analysis-report failed-boots)
+	analysis-kinds analysis-tables analysis-report analysis-gate failed-boots)
 echo "1..$((${#tests[@]} + 3))"
 
 for t in clang nm prove; do
