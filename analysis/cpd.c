@@ -25,26 +25,7 @@
 
 #define CPD_Z95 1.959963984540054
 
-static double upper_tail(double z)
-{
-	return 0.5 * erfc(z / sqrt(2));
-}
 
-static double upper_quantile(double p)
-{
-	double lo = -40, hi = 40;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (upper_tail(mid) > p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
 
 /* Mean |a_i - a_j| over pairs within [lo, hi); 0 with fewer than 2. */
 static double within(const double *x, size_t lo, size_t hi)
@@ -130,18 +111,11 @@ int cpd_find(const double *x, const double *se, size_t n, double floor,
 	for (i = 0; i < n; i++)
 		s[i] = se[i] > 1e-9 ? se[i] : 1e-9;
 	r = segment(x, s, 0, n, log1p(floor),
-		    upper_quantile(alpha / (2 * (double)(n - 1))), change);
+		    normal_upper_quantile(alpha / (2 * (double)(n - 1))), change);
 	free(s);
 	return r;
 }
 
-static double nrand(struct rng *r)
-{
-	double u1 = ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
-	double u2 = ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
-
-	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
-}
 
 static const char cpd_usage[] =
 	"usage:\n"
@@ -197,7 +171,7 @@ static int cpd_sim(double fl, double alpha, int argc, char **argv)
 		int k;
 
 		for (i = 0; i < n; i++) {
-			x[i] = sd * nrand(&rng) +
+			x[i] = sd * rng_normal(&rng) +
 			       (step != 0 && i + 1 >= (int)at ? log1p(step) : 0);
 			se[i] = sd;
 		}

@@ -21,28 +21,7 @@
 #include "stats.h"
 #include "util.h"
 
-/* P(Z >= z) */
-static double upper_tail(double z)
-{
-	return 0.5 * erfc(z / sqrt(2));
-}
 
-/* z with P(Z >= z) = p, 0 < p < 1, by bisection. */
-static double upper_quantile(double p)
-{
-	double lo = -40, hi = 40;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (upper_tail(mid) > p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
 
 /* Cumulative one-sided alpha spent at information fraction t. */
 static double spend(enum seq_spend s, double alpha, double t)
@@ -54,7 +33,7 @@ static double spend(enum seq_spend s, double alpha, double t)
 	if (s == SEQ_POCOCK)
 		return alpha * log(1 + (SEQ_E - 1) * t);
 	/* one-sided O'Brien-Fleming type: 1 - Phi(z_{1-alpha} / sqrt(t)) */
-	return upper_tail(upper_quantile(alpha) / sqrt(t));
+	return normal_upper(normal_upper_quantile(alpha) / sqrt(t));
 }
 
 int seq_spend_parse(const char *s, enum seq_spend *out)
@@ -104,7 +83,7 @@ static double cross_mass(const double *x, const double *f, size_t m,
 
 	for (j = 0; j < m; j++)
 		if (f[j] > 0)
-			sum += f[j] * upper_tail((b - x[j]) / sd);
+			sum += f[j] * normal_upper((b - x[j]) / sd);
 	return sum * h;
 }
 
@@ -154,7 +133,7 @@ int seq_plan_init(struct seq_plan *p, int first, int max, double alpha,
 		int it;
 
 		if (k == 0) {
-			b = upper_quantile(cum) * sqrt((double)n);
+			b = normal_upper_quantile(cum) * sqrt((double)n);
 		} else if (want <= 0) {
 			b = INFINITY;
 		} else {
@@ -183,7 +162,7 @@ int seq_plan_init(struct seq_plan *p, int first, int max, double alpha,
 			memcpy(f, g, m * sizeof(*f));
 		}
 		p->z[k] = b / sqrt((double)n);
-		p->level[k] = isinf(b) ? 0 : upper_tail(p->z[k]);
+		p->level[k] = isinf(b) ? 0 : normal_upper(p->z[k]);
 		p->spent[k] = cum;
 		prev = cum;
 		/* only the paths that have not crossed go on */
@@ -240,13 +219,6 @@ enum seq_verdict seq_decide(const struct seq_plan *p, const double *base,
 	return out->verdict;
 }
 
-static double nrand(struct rng *r)
-{
-	double u1 = ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
-	double u2 = ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
-
-	return sqrt(-2 * log(u1)) * cos(2 * SEQ_PI * u2);
-}
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -292,11 +264,11 @@ int seq_simulate(const struct seq_plan *plan, const struct seq_sim *s,
 		for (b = 0; b < p->max; b++) {
 			for (side = 0; side < 2; side++) {
 				double mu = 1000 * (side ? 1 + s->effect : 1);
-				double off = 1 + s->boot_sd * nrand(&rng);
+				double off = 1 + s->boot_sd * rng_normal(&rng);
 
 				for (i = 0; i < s->samples; i++)
 					smp[i] = mu * off *
-						 (1 + s->cv * nrand(&rng));
+						 (1 + s->cv * rng_normal(&rng));
 				bm[side][b] = log(median_inplace(smp,
 						(size_t)s->samples));
 			}

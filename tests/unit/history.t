@@ -16,7 +16,7 @@ build_kbstat
 export KBSTAT=$kbstat HISTORY_DB=$tmp/history.sqlite KBENCH_CACHE=$tmp/cache
 hist=$top/analysis/history.sh
 
-echo "1..16"
+echo "1..18"
 
 # kbstat changepoint alone: a 5 % step at v2, tight intervals
 out=$(printf 'v1\t1.00\t0.99\t1.01\nv2\t1.05\t1.04\t1.06\nv3\t1.05\t1.04\t1.06\n' | "$kbstat" changepoint)
@@ -28,6 +28,13 @@ out=$(printf 'a\t1.000\t0.9999\t1.0001\nb\t1.005\t1.0049\t1.0051\n' | "$kbstat" 
 is "changepoint: a 0.5 % step under a 1 % floor is none" "$(grep -c change <<<"$out" || true)" 0
 if printf 'v1\t1.0\tx\t1.1\n' | "$kbstat" changepoint 2>/dev/null; then r=0; else r=$?; fi
 is "changepoint: a bad row is an error (exit 1)" "$r" 1
+
+# false alarms under A/A-like noise (S = 0.5 %, half the floor), seeded
+for nrev in 3 8; do
+	out=$("$kbstat" changepoint sim --revisions "$nrev" --sd 0.005 --runs 4000 --seed 1 | tail -n 1)
+	ok "$(awk -v c="$(field any_change "$out")" 'BEGIN { exit !(c <= 200) }'; echo $?)" \
+		"changepoint: $nrev revisions without a step: $(field any_change "$out")/4000 false alarms (<= 5 %)"
+done
 
 # run DIR KIND REV RATIO_LAT RATIO_THR: a finished run of revision REV
 # of the fixture series (regression-check: against the baseline in
