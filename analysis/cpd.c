@@ -13,6 +13,7 @@
  * e-divisive proper, cannot reject anything with 3 revisions (6
  * orders), so the rows' own intervals carry the significance.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -188,13 +189,89 @@ static int cpd_sim(double fl, double alpha, int argc, char **argv)
 	return 0;
 }
 
+void cpd_rows_free(struct cpd_rows *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		free(r->label[i]);
+	free(r->label);
+	free(r->x);
+	free(r->se);
+	memset(r, 0, sizeof(*r));
+}
+
+int cpd_read(FILE *in, const char *name, struct cpd_rows *r)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int ln = 0;
+
+	memset(r, 0, sizeof(*r));
+	while ((len = getline(&line, &cap, in)) >= 0) {
+		char *f[4], *p = line, *end;
+		double v[3];
+		int k;
+
+		ln++;
+		if (strlen(line) != (size_t)len) {
+			fprintf(stderr, "kbstat: changepoint: %s:%d: a NUL byte\n",
+				name, ln);
+			goto bad;
+		}
+		line[strcspn(line, "\r\n")] = 0;
+		for (k = 0; k < 4; k++) {
+			f[k] = p;
+			p = k < 3 ? strchr(p, '\t') : NULL;
+			if (k < 3 && !p) {
+				fprintf(stderr, "kbstat: changepoint: %s:%d: want LABEL<TAB>RATIO<TAB>CI_LO<TAB>CI_HI\n",
+					name, ln);
+				goto bad;
+			}
+			if (p)
+				*p++ = 0;
+		}
+		for (k = 0; k < 3; k++) {
+			errno = 0;
+			v[k] = strtod(f[k + 1], &end);
+			if (errno || end == f[k + 1] || *end || !(v[k] > 0) ||
+			    !isfinite(v[k])) {
+				fprintf(stderr, "kbstat: changepoint: %s:%d: '%s' is not a ratio > 0\n",
+					name, ln, f[k + 1]);
+				goto bad;
+			}
+		}
+		if (!(v[1] <= v[0] && v[0] <= v[2])) {
+			fprintf(stderr, "kbstat: changepoint: %s:%d: the ratio is not inside its interval\n",
+				name, ln);
+			goto bad;
+		}
+		if (r->n == r->cap) {
+			r->cap = r->cap ? 2 * r->cap : 16;
+			r->x = xrealloc(r->x, r->cap * sizeof(*r->x));
+			r->se = xrealloc(r->se, r->cap * sizeof(*r->se));
+			r->label = xrealloc(r->label, r->cap * sizeof(*r->label));
+		}
+		r->x[r->n] = log(v[0]);
+		r->se[r->n] = (log(v[2]) - log(v[1])) / (2 * CPD_Z95);
+		r->label[r->n] = xstrdup(f[0]);
+		r->n++;
+	}
+	free(line);
+	return 0;
+bad:
+	free(line);
+	cpd_rows_free(r);
+	return -1;
+}
+
 int cmd_changepoint(int argc, char **argv)
 {
 	double fl = 0.01, alpha = 0.05;
-	char line[4096], **lab = NULL;
-	double *x = NULL, *se = NULL;
-	size_t n = 0, cap = 0, i;
-	int *ch, a, ln = 0;
+	struct cpd_rows rows;
+	size_t i;
+	int *ch, a;
 
 	for (a = 0; a + 1 < argc; a += 2) {
 		if (!strcmp(argv[a], "--floor")) {
@@ -211,53 +288,13 @@ int cmd_changepoint(int argc, char **argv)
 		return cpd_sim(fl, alpha, argc - a - 1, argv + a + 1);
 	if (a != argc)
 		return cpd_bad("argument");
-	while (fgets(line, sizeof(line), stdin)) {
-		char *f[4], *p = line, *end;
-		double v[3];
-		int k;
-
-		ln++;
-		line[strcspn(line, "\r\n")] = 0;
-		for (k = 0; k < 4; k++) {
-			f[k] = p;
-			p = k < 3 ? strchr(p, '\t') : NULL;
-			if (k < 3 && !p) {
-				fprintf(stderr, "kbstat: changepoint: line %d: want LABEL<TAB>RATIO<TAB>CI_LO<TAB>CI_HI\n", ln);
-				return 1;
-			}
-			if (p)
-				*p++ = 0;
-		}
-		for (k = 0; k < 3; k++) {
-			errno = 0;
-			v[k] = strtod(f[k + 1], &end);
-			if (errno || end == f[k + 1] || *end || !(v[k] > 0) ||
-			    !isfinite(v[k])) {
-				fprintf(stderr, "kbstat: changepoint: line %d: '%s' is not a ratio > 0\n",
-					ln, f[k + 1]);
-				return 1;
-			}
-		}
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			x = xrealloc(x, cap * sizeof(*x));
-			se = xrealloc(se, cap * sizeof(*se));
-			lab = xrealloc(lab, cap * sizeof(*lab));
-		}
-		x[n] = log(v[0]);
-		se[n] = (log(v[2]) - log(v[1])) / (2 * CPD_Z95);
-		lab[n] = xstrdup(f[0]);
-		n++;
-	}
-	ch = xmalloc((n ? n : 1) * sizeof(*ch));
-	cpd_find(x, se, n, fl, alpha, ch);
-	for (i = 0; i < n; i++) {
-		printf("%s\t%s\n", lab[i], ch[i] ? "change" : "-");
-		free(lab[i]);
-	}
-	free(lab);
-	free(x);
-	free(se);
+	if (cpd_read(stdin, "stdin", &rows))
+		return 1;
+	ch = xmalloc((rows.n ? rows.n : 1) * sizeof(*ch));
+	cpd_find(rows.x, rows.se, rows.n, fl, alpha, ch);
+	for (i = 0; i < rows.n; i++)
+		printf("%s\t%s\n", rows.label[i], ch[i] ? "change" : "-");
+	cpd_rows_free(&rows);
 	free(ch);
 	return 0;
 }

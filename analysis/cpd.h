@@ -7,6 +7,7 @@
 #define KBSTAT_CPD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * x: the log ratios of n revisions in order, se: their standard errors
@@ -16,6 +17,20 @@
  */
 int cpd_find(const double *x, const double *se, size_t n, double floor,
 	     double alpha, int *change);
+
+/* The rows of kbstat changepoint: one revision each, in order. */
+struct cpd_rows {
+	size_t n, cap;
+	char **label;
+	double *x, *se;	/* log ratio, its standard error */
+};
+
+/*
+ * Reads LABEL<TAB>RATIO<TAB>CI_LO<TAB>CI_HI lines (ratios > 0, the 95 %
+ * interval). On bad input: a message naming NAME:line on stderr, -1.
+ */
+int cpd_read(FILE *in, const char *name, struct cpd_rows *r);
+void cpd_rows_free(struct cpd_rows *r);
 
 int cmd_changepoint(int argc, char **argv);
 
