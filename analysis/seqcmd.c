@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "raw.h"
 #include "seq.h"
+#include "stats.h"
 #include "seqcmd.h"
 #include "util.h"
 
@@ -17,6 +19,7 @@ static const char seq_usage[] =
 	"usage:\n"
 	"  kbstat sequential bounds --boots-max N [PLAN]\n"
 	"  kbstat sequential decide --boots-max N [PLAN] [--floor F] [--better lower|higher] BASE... -- NEW...\n"
+	"  kbstat sequential run RUN --base LABEL --new LABEL --boots-max N [PLAN] [--floor F]\n"
 	"  kbstat sequential sim --boots-max N [PLAN] --effect E --boot-sd SD [--cv CV] [--samples N]\n"
 	"                        [--runs N] [--seed N] [--floor F] [--naive]\n"
 	"PLAN: [--first N (3)] [--alpha A (0.05, one-sided)] [--spend obf|pocock (obf)]\n"
@@ -48,8 +51,79 @@ static int inum(const char *s, int *out)
 	return 0;
 }
 
+/*
+ * Every judged key of a run: its verdict under the plan from the boots
+ * it has (the orchestration adds a pair to the keys that print
+ * "continue"). A key with a sample <= 0 is compared as a difference by
+ * kbstat compare, which this rule does not cover: "n/a".
+ */
+static int seq_run(const struct seq_plan *p, const char *run,
+		   const char *base, const char *new, double fl)
+{
+	long kern[2];
+	struct raw raw;
+	size_t k, s, b;
+
+	if (raw_load(run, &raw))
+		return 1;
+	kern[0] = raw_kernel(&raw, base);
+	kern[1] = raw_kernel(&raw, new);
+	if (kern[0] < 0 || kern[1] < 0) {
+		fprintf(stderr, "kbstat: sequential: %s has no kernel '%s'\n",
+			run, kern[0] < 0 ? base : new);
+		raw_free(&raw);
+		return 1;
+	}
+	printf("workload\tvariant\tpoint\tmetric\tverdict\tboots\tratio\tlo\thi\tlevel\n");
+	for (k = 0; k < raw.nkeys; k++) {
+		const struct key *kk = &raw.keys[k];
+		struct boot_set bs[2];
+		double *m[2];
+		size_t nm[2];
+		int pos = 1;
+		struct seq_result r;
+
+		if (kk->better == BETTER_NONE)
+			continue;
+		for (s = 0; s < 2; s++) {
+			raw_boot_set(&raw, k, (size_t)kern[s], &bs[s]);
+			m[s] = xmalloc((bs[s].nboots + 1) * sizeof(double));
+			nm[s] = 0;
+			for (b = 0; b < bs[s].nboots; b++) {
+				double med;
+				size_t i;
+
+				if (!bs[s].len[b])
+					continue;
+				for (i = 0; i < bs[s].len[b]; i++)
+					pos &= bs[s].val[b][i] > 0;
+				med = median_of(bs[s].val[b], bs[s].len[b]);
+				m[s][nm[s]++] = med > 0 ? log(med) : 0;
+			}
+		}
+		printf("%s\t%s\t%s\t%s\t", kk->workload, kk->variant, kk->point,
+		       kk->metric);
+		if (!pos) {
+			printf("n/a\t%zu\t\t\t\t\n", nm[0] < nm[1] ? nm[0] : nm[1]);
+		} else {
+			seq_decide(p, m[0], nm[0], m[1], nm[1], fl,
+				   kk->better == BETTER_LOWER, &r);
+			printf("%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n",
+			       seq_verdict_name(r.verdict), r.n, exp(r.est),
+			       exp(r.lo), exp(r.hi), r.level);
+		}
+		for (s = 0; s < 2; s++) {
+			free(m[s]);
+			boot_set_free(&bs[s]);
+		}
+	}
+	raw_free(&raw);
+	return fflush(stdout) ? 1 : 0;
+}
+
 int cmd_sequential(int argc, char **argv)
 {
+	const char *run = NULL, *base = NULL, *new = NULL;
 	int first = 3, max = 0, lower = 1, naive = 0, a, i, sep = -1;
 	double alpha = 0.05, fl = 0.01, d;
 	struct seq_sim sim = { .cv = 0.001, .samples = 25, .runs = 2000,
@@ -66,7 +140,14 @@ int cmd_sequential(int argc, char **argv)
 	}
 	what = argv[0];
 	v = xmalloc((size_t)argc * sizeof(*v));
-	for (a = 1; a < argc; a++) {
+	a = 1;
+	if (!strcmp(what, "run")) {
+		if (argc < 2)
+			return bad("run", "(need RUN)");
+		run = argv[1];
+		a = 2;
+	}
+	for (; a < argc; a++) {
 		const char *o = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
 
 		if (!strcmp(o, "--naive")) {
@@ -86,7 +167,11 @@ int cmd_sequential(int argc, char **argv)
 		if (!val)
 			return bad("option (no value)", o);
 		a++;
-		if (!strcmp(o, "--boots-max")) {
+		if (!strcmp(o, "--base") && run) {
+			base = val;
+		} else if (!strcmp(o, "--new") && run) {
+			new = val;
+		} else if (!strcmp(o, "--boots-max")) {
 			if (inum(val, &max))
 				return bad("--boots-max", val);
 		} else if (!strcmp(o, "--first")) {
@@ -154,6 +239,11 @@ int cmd_sequential(int argc, char **argv)
 		printf("%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n",
 		       seq_verdict_name(r.verdict), r.n, exp(r.est), exp(r.lo),
 		       exp(r.hi), r.level);
+	} else if (!strcmp(what, "run")) {
+		if (nv || !base || !new)
+			return bad("run arguments", "(need --base and --new, no values)");
+		free(v);
+		return seq_run(&plan, run, base, new, fl);
 	} else if (!strcmp(what, "sim")) {
 		struct seq_sim_out o;
 

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/fixtures/analysis/lib.sh"
 build_kbstat
 
-echo "1..17"
+echo "1..20"
 
 seqk() { "$kbstat" sequential "$@"; }
 
@@ -49,6 +49,19 @@ out=$(seqk decide --boots-max 10 "${med[@]}" -- "${med[@]}")
 is "equal kernels, 10 boots of 0.1 % spread: same" "$(cut -f1 <<<"$out")" same
 if seqk decide 1 2 3 -- 1 2 3 2>/dev/null; then r=0; else r=$?; fi
 is "no --boots-max: usage error (exit 2)" "$r" 2
+
+# On a run's raw samples (synth.pl): each judged key's decision.
+need perl
+perl "$top/tests/fixtures/analysis/synth.pl" "$tmp/slow" seed=1 boots=3 effect=0.1 cv=0.005
+perl "$top/tests/fixtures/analysis/synth.pl" "$tmp/noisy" seed=2 boots=3 bootsd=0.02 cv=0.001
+out=$(seqk run "$tmp/slow" --base baseline --new patched --boots-max 10)
+is "run: 10 % slower, 3 boots: worse" "$(awk -F'\t' 'NR == 2 { print $1, $3, $4, $5, $6 }' <<<"$out")" \
+	"synth vcpus=1 latency worse 3"
+out=$(seqk run "$tmp/noisy" --base baseline --new patched --boots-max 10)
+is "run: no effect, boot SD 2 %, 3 of 10 boots: continue (add a pair)" \
+	"$(awk -F'\t' 'NR == 2 { print $5 }' <<<"$out")" continue
+if seqk run "$tmp/noisy" --base baseline --new nope --boots-max 10 2>/dev/null; then r=0; else r=$?; fi
+is "run: an unknown kernel is an error (exit 1)" "$r" 1
 
 # The issue's goals, seeded: boot SD 2 %, 25 samples a boot, CV 0.1 %.
 sim() { seqk sim --boot-sd 0.02 --cv 0.001 --samples 25 --runs 4000 "$@" | tail -n 1; }
