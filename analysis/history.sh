@@ -70,13 +70,18 @@ EOF
 }
 
 # rev_of SPEC SHA: the revision label of a series: vN from an mbox's
-# subjects ("[PATCH v3 2/8]", as b4 am writes them) or its file name
-# (b4's v3_<date>_<who>_<title>.mbx), else h:<first 12 of SHA>.
+# subjects ("[PATCH v3 2/8]", as b4 am writes them; "[PATCH 2/8]" is v1,
+# as for b4) or its file name (b4's v3_<date>_<who>_<title>.mbx), else
+# h:<first 12 of SHA>.
 rev_of() {
 	local spec=$1 sha=$2 v=
 	if [ -n "$spec" ] && [ -f "$spec" ]; then
 		v=$(grep -m1 -aoiE '^Subject:.*\[[^]]*PATCH[^]]*[[:space:]]v[0-9]+' "$spec" 2>/dev/null |
 			grep -oiE 'v[0-9]+$' | tr V v || true)
+		if [ -z "$v" ] && grep -qaiE '^Subject:.*\[[^]]*PATCH[^]]*\]' "$spec" 2>/dev/null &&
+			! basename "$spec" | grep -qE '(^|[^[:alnum:]])v[0-9]+([^[:alnum:]]|$)'; then
+			v=v1
+		fi
 	fi
 	if [ -z "$v" ] && [ -n "$spec" ]; then
 		v=$(basename "$spec" | grep -oE '(^|[^[:alnum:]])v[0-9]+([^[:alnum:]]|$)' | head -n 1 |

@@ -16,7 +16,7 @@ build_kbstat
 export KBSTAT=$kbstat HISTORY_DB=$tmp/history.sqlite KBENCH_CACHE=$tmp/cache
 hist=$top/analysis/history.sh
 
-echo "1..18"
+echo "1..19"
 
 # kbstat changepoint alone: a 5 % step at v2, tight intervals
 out=$(printf 'v1\t1.00\t0.99\t1.01\nv2\t1.05\t1.04\t1.06\nv3\t1.05\t1.04\t1.06\n' | "$kbstat" changepoint)
@@ -102,6 +102,12 @@ diag_out "$out"
 is "hash-labelled revisions, in run order, no change point" \
 	"$(awk '/^h:/ { printf "%s ", $2 } /change point$/ { printf "CHANGE " }' <<<"$out")" \
 	"20261204-000000 20261205-000000 20261206-000000 "
+
+# b4: an mbox without vN in its subjects is v1
+mkrun "$tmp/nov/20261207-000000-regress" regress "" 1.0 1.0
+is "an mbox whose subjects have no vN: revision v1" \
+	"$(HISTORY_DB=$tmp/nov.sqlite "$hist" import "$tmp/nov/20261207-000000-regress" 2>/dev/null &&
+		sqlite3 "$tmp/nov.sqlite" "SELECT revision, rev_num FROM kernels WHERE name = 'new'")" "v1|1"
 
 # recording never fails a run
 mkdir -p "$tmp/broken"
