@@ -30,6 +30,8 @@
 #include "raw.h"
 #include "results.h"
 #include "stats.h"
+#include "cpd.h"
+#include "seqcmd.h"
 #include "table.h"
 #include "util.h"
 #include "variants.h"
@@ -62,6 +64,8 @@ static const char *usage_text =
 	"  kbstat summary RESULTS.json [--format txt|md] [--run RUN] [--cover VARIANTS.json]...\n"
 	"  kbstat dump RUN\n"
 	"  kbstat table ratio|scaling|primary|box|rows|profile ... (kbstat table for details)\n"
+	"  kbstat sequential bounds|decide|sim ...  adaptive boots (seq.c)\n"
+	"  kbstat changepoint [--floor F] [sim ...] < ROWS   a history's steps (cpd.c)\n"
 	"  kbstat calc median|quartiles V...\n"
 	"  kbstat calc mwu X... -- Y...\n"
 	"  kbstat calc bh P...\n"
@@ -1867,6 +1871,10 @@ int main(int argc, char **argv)
 		return cmd_cover(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "gate"))
 		return cmd_gate(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "changepoint"))
+		return cmd_changepoint(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "sequential"))
+		return cmd_sequential(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
 		return 0;

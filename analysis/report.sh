@@ -606,3 +606,11 @@ for f in results.json summary.txt summary.md index.html; do
 	mv -f "$tmp/$f" "$run/$f"
 done
 kb_say "report: wrote $run/index.html, summary.txt, summary.md, results.json and ${#charts[@]} charts"
+
+# Index the run in the series' history (analysis/history.sh; the run
+# directory stays the truth): a failure to record is a warning, never a
+# failed report. HISTORY=0 leaves it out; a run without a fingerprint
+# (a test's synthetic run) is not recorded.
+if [ "${HISTORY:-1}" != 0 ] && [ -f "$run/fingerprint.json" ]; then
+	KBSTAT=$kbstat "$top/analysis/history.sh" record "$run" || true
+fi

@@ -32,7 +32,7 @@ size_t rng_below(struct rng *r, size_t n)
 }
 
 /* Standard normal deviate (Box-Muller, one of the pair). */
-static double rng_normal(struct rng *r)
+double rng_normal(struct rng *r)
 {
 	double u = ((double)(rng_next(r) >> 11) + 0.5) * 0x1p-53;
 	double v = (double)(rng_next(r) >> 11) * 0x1p-53;
@@ -615,6 +615,28 @@ static double inc_beta(double a, double b, double x)
 	if (x < (a + 1) / (a + b + 2))
 		return front * beta_cf(a, b, x) / a;
 	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double normal_upper(double z)
+{
+	return 0.5 * erfc(z / sqrt(2));
+}
+
+/* by bisection: 200 halvings of [-40, 40] reach the double's precision */
+double normal_upper_quantile(double p)
+{
+	double lo = -40, hi = 40;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (normal_upper(mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
 }
 
 /* P(|T| >= t) for Student's t with df degrees of freedom. */

@@ -69,6 +69,12 @@ void boot_medians(const struct boot_set *bs, struct rng *r, size_t reps,
 
 int percentile_ci(double *v, size_t n, double level, double *lo, double *hi);
 
+/* P(Z >= z), and z with P(Z >= z) = p (0 < p < 1), standard normal. */
+double normal_upper(double z);
+double normal_upper_quantile(double p);
+/* A standard normal draw (Box-Muller). */
+double rng_normal(struct rng *r);
+
 double t_p_two_sided(double t, double df);
 double t_quantile(double upper, double df);
 

@@ -19,7 +19,7 @@ FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra $(SAN_FLAGS) \
 	-fsanitize=fuzzer,address,undefined -DKB_TOP='"$(TOP)"'
 ASAN_CFLAGS := -Wall -Wextra $(SAN_FLAGS) -fsanitize=address,undefined
 
-FUZZ_HARNESSES := raw_csv json irqcompat kbbench_args check_conf wl series
+FUZZ_HARNESSES := raw_csv json irqcompat kbbench_args check_conf wl series changepoint
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/,$(FUZZ_HARNESSES))
 
 # The sources of each tool.
@@ -56,6 +56,9 @@ $(FUZZ_OUT)/raw_csv: $(TOP)/fuzz/raw_csv.c $(FUZZ_KBSTAT_SRC) $(FUZZ_KBSTAT_HDR)
 	$(call FUZZ_LINK,,$(filter %.c,$^) -lm)
 
 $(FUZZ_OUT)/json: $(TOP)/fuzz/json.c $(FUZZ_KBSTAT_SRC) $(FUZZ_KBSTAT_HDR)
+	$(call FUZZ_LINK,,$(filter %.c,$^) -lm)
+
+$(FUZZ_OUT)/changepoint: $(TOP)/fuzz/changepoint.c $(FUZZ_KBSTAT_SRC) $(FUZZ_KBSTAT_HDR)
 	$(call FUZZ_LINK,,$(filter %.c,$^) -lm)
 
 $(FUZZ_OUT)/irqcompat: $(TOP)/fuzz/irqcompat.c \

@@ -22,7 +22,7 @@ kbstat=$top/build/analysis/kbstat
 [ -x "$kbstat" ] || kb_die "$kbstat: not built; run make analysis-tools"
 command -v perl >/dev/null || kb_die "perl not found: install it (make deps)"
 
-for h in raw_csv json irqcompat kbbench_args check_conf wl series; do
+for h in raw_csv json irqcompat kbbench_args check_conf wl series changepoint; do
 	rm -rf "${out:?}/$h"
 	mkdir -p "$out/$h"
 done
@@ -51,6 +51,11 @@ cp "$tmp/report/fingerprint.json" "$out/json/fingerprint.json"
 "$kbstat" floor "$tmp/aa" --a baseline --b patched --reps 100 \
 	--out "$out/json/aa-floor.json" 2>/dev/null ||
 	kb_die "kbstat floor on gen.pl's aa run failed"
+
+# changepoint: a history with a step at v2, one without, one row.
+printf 'v1\t1.00\t0.99\t1.01\nv2\t1.05\t1.04\t1.06\nv3\t1.05\t1.04\t1.06\n' >"$out/changepoint/step"
+printf 'h:0a1b\t1.004\t0.994\t1.014\nh:2c3d\t0.998\t0.988\t1.008\n' >"$out/changepoint/flat"
+printf 'v1\t1\t1\t1\n' >"$out/changepoint/one"
 
 # irqcompat: every /proc/interrupts fixture; pairs joined by a NUL byte
 # (6.12 and 7.2 reads, two reads, a read and its /proc/stat).

@@ -22,6 +22,9 @@ PKGS=(
 	clang-19 llvm-19 lld-19
 	# analysis and reports
 	gnuplot-nox jq libxml2-utils
+	# the series' history (analysis/history.sh): the sqlite3 CLI; the
+	# library's headers for C callers of the store
+	sqlite3 libsqlite3-dev
 	# tests; libclang-rt-14-dev has libFuzzer and the ASan/UBSan runtimes
 	perl shellcheck chromium libclang-rt-14-dev
 )

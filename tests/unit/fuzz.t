@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-harnesses=(raw_csv json irqcompat kbbench_args check_conf wl series)
+harnesses=(raw_csv json irqcompat kbbench_args check_conf wl series changepoint)
 echo "1..$((${#harnesses[@]} + 1))"
 
 make_or_bail fuzz-tools analysis-tools
