@@ -1017,7 +1017,8 @@ int main(int argc, char **argv)
 	       "BTF: enum bpf_cmd has BPF_COMMON_ATTRS = %lld (want %d): %s",
 	       r ? -1LL : (long long)val, BPF_COMMON_ATTRS,
 	       r == -ENOENT ? "enum bpf_cmd lacks it" :
-	       r == -ESRCH ? "no enum bpf_cmd in the BTF" : err_name(r));
+	       r == -ESRCH ? "no enum bpf_cmd in the BTF" :
+	       r ? err_name(r) : "found");
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
 		map_create_log(&map_cases[i]);
 	map_create_ok();
