@@ -11,6 +11,7 @@
 #
 #   boot-profile.sh --kernel DIR --out DIR [launch.sh options...]
 #   boot-profile.sh --summary OUT     (re)write OUT/profile.txt from OUT/results
+#   boot-profile.sh --print-payload   print the payload's run script
 #
 # systemd-analyze blame and critical-chain refuse to answer before the boot
 # has finished, and the boot finishes only after runcmd (the runner is part
@@ -88,6 +89,10 @@ summary() {
 	printf '%s\n' "$s"
 }
 
+if [ "${1:-}" = --print-payload ]; then
+	payload_run
+	exit 0
+fi
 if [ "${1:-}" = --summary ]; then
 	[ $# = 2 ] || kb_die "usage: boot-profile.sh --summary OUT"
 	summary "$2"
