@@ -104,10 +104,9 @@ mask getty@tty1.service getty.target \
 # udev coldplug for block devices only: /dev/disk/by-* for the guest's
 # disks (the guest agent's fallback), and udevd still handles every new
 # event. Replaying every device's "add" (PCI, ACPI, CPUs, memory blocks,
-# ttys, ...) through the rules was the costliest thing in the boot after
-# cloud-init: in one pair of boots at 1 vCPU under icount, a boot without udev
-# reached runcmd 0.46 s sooner in guest time and 9 s sooner on the host
-# (device probing is slow to emulate and cheap in instructions).
+# ttys, ...) through the rules cost more than anything but cloud-init: in
+# one pair of boots at 1 vCPU under icount, a boot without udev reached
+# runcmd 0.46 s sooner in guest time and 9 s sooner in host time.
 mkdir -p "$root/etc/systemd/system/systemd-udev-trigger.service.d"
 cat >"$root/etc/systemd/system/systemd-udev-trigger.service.d/kbench-block.conf" <<'UNIT'
 # kbench: coldplug block devices only (see images/README.md).
