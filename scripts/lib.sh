@@ -138,6 +138,8 @@ kb_fg() {
 	local rc=0
 	"$@" &
 	kb_fg_pid=$!
+	# a signal that came before the command had a pid: pass it on now
+	[ -z "$KB_SIGNAL" ] || kill -TERM "$kb_fg_pid" 2>/dev/null || true
 	wait "$kb_fg_pid" || rc=$?
 	# a signal cuts wait short: wait again for the command's own status
 	if [ -n "$KB_SIGNAL" ] && kill -0 "$kb_fg_pid" 2>/dev/null; then
