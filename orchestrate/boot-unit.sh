@@ -88,7 +88,7 @@ mean_boot() {
 # eta: estimated seconds for this boot and those after it in the run's
 # order (RUN/units.tsv), BOOT_JOBS at a time; "?" if a size has no time
 eta() {
-	local v2 m total=0 most=0
+	local v2 m total=0 most=0 k=0 j
 	declare -A seen=()
 	while IFS=$'\t' read -r n2 _ _ _ v2 _; do
 		[ "$n2" -ge "$n" ] || continue
@@ -96,9 +96,12 @@ eta() {
 		m=${seen[$v2]}
 		[ -n "$m" ] || { echo "?"; return; }
 		total=$((total + m))
+		k=$((k + 1))
 		[ "$m" -le "$most" ] || most=$m
 	done <"$run/units.tsv"
-	total=$(((total + jobs - 1) / jobs))
+	j=$((k < jobs ? k : jobs))
+	[ "$j" -ge 1 ] || j=1
+	total=$(((total + j - 1) / j))
 	# jobs side by side cannot end sooner than the longest one
 	[ "$total" -ge "$most" ] || total=$most
 	echo "$total"

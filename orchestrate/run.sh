@@ -341,9 +341,11 @@ done
 if [ "$est" = "?" ]; then
 	kb_say "plan: estimated total unknown (each vCPU count's first boot gives an estimate)"
 else
-	est=$(((est + jobs - 1) / jobs))
+	# boots side by side: no more at once than there are boots
+	j=$((nboots < jobs ? nboots : jobs))
+	est=$(((est + j - 1) / j))
 	[ "$est" -ge "$most" ] || est=$most
-	kb_say "plan: estimated total $(fmt_min "$est")$([ "$jobs" = 1 ] || echo " ($jobs boots at a time)")"
+	kb_say "plan: estimated total $(fmt_min "$est")$([ "$j" = 1 ] || echo " ($j boots at a time)")"
 fi
 # The payload is the same for every kernel: only the kernel differs.
 declare -A boot_payload=()
