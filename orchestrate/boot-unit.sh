@@ -40,6 +40,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
+# shellcheck source=orchestrate/boot-time.sh
+. "$here/boot-time.sh"
 # elapsed times are the run's, not this unit's
 KB_START=${KB_RUN_START:-$KB_START}
 
@@ -76,25 +78,16 @@ append() {
 	} 9>>"$1"
 }
 
-# Time estimates: seconds of every boot, per vCPU count, from this run
-# and from earlier runs (KBENCH_CACHE/boot-times.tsv: vcpus, seconds,
-# run). mean_boot V: this run's mean at V vCPUs, else earlier runs'.
-mean_boot() {
-	[ -f "$times_file" ] || return 0
-	awk -F '\t' -v v="$1" -v r="$run" '
-		$1 == v { s += $2; c++; if ($3 == r) { rs += $2; rc++ } }
-		END { if (rc) printf "%d\n", rs / rc; else if (c) printf "%d\n", s / c }' "$times_file"
-}
 # eta: estimated seconds for this boot and those after it in the run's
-# order (RUN/units.tsv), BOOT_JOBS at a time; "?" if a size has no time
+# order (RUN/units.tsv), BOOT_JOBS at a time (boot-time.sh: this run's
+# boots of a size first, then earlier runs', scaled, or a first guess)
 eta() {
 	local v2 m total=0 most=0 k=0 j
 	declare -A seen=()
 	while IFS=$'\t' read -r n2 _ _ _ v2 _; do
 		[ "$n2" -ge "$n" ] || continue
-		[ -n "${seen[$v2]+set}" ] || seen[$v2]=$(mean_boot "$v2")
+		[ -n "${seen[$v2]+set}" ] || seen[$v2]=$(boot_time "$v2" "$run" | cut -d' ' -f1)
 		m=${seen[$v2]}
-		[ -n "$m" ] || { echo "?"; return; }
 		total=$((total + m))
 		k=$((k + 1))
 		[ "$m" -le "$most" ] || most=$m
@@ -106,7 +99,6 @@ eta() {
 	[ "$total" -ge "$most" ] || total=$most
 	echo "$total"
 }
-fmt_min() { case "$1" in "?") echo "unknown" ;; *) printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)) ;; esac; }
 
 # launch.sh's exit status, in words (images/launch.sh lists them)
 failure_reason() {

@@ -38,6 +38,8 @@ top=$(cd "$here/.." && pwd)
 . "$top/scripts/lib.sh"
 # shellcheck source=workloads/wl.sh
 . "$top/workloads/wl.sh"
+# shellcheck source=orchestrate/boot-time.sh
+. "$here/boot-time.sh"
 
 kb_conf KBENCH_CACHE
 kb_conf BOOTS WORKLOADS QUICK RETRIES BOOT_JOBS
@@ -316,37 +318,27 @@ else
 	fi
 fi
 
-# Time estimates: seconds of every boot, per vCPU count, from earlier
-# runs (KBENCH_CACHE/boot-times.tsv: vcpus, seconds, run; the units add
-# theirs and print what is left as they start).
-times_file=$KBENCH_CACHE/boot-times.tsv
-mean_boot() {
-	[ -f "$times_file" ] || return 0
-	awk -F '\t' -v v="$1" '$1 == v { s += $2; n++ } END { if (n) printf "%d\n", s / n }' "$times_file"
-}
-fmt_min() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
-est=0 most=0
+# Time estimates (orchestrate/boot-time.sh): per vCPU count, from
+# earlier boots at that count, else at the nearest count (scaled), else
+# a first guess; the units add their times as they end and print what
+# is left as they start, this run's own boots first.
+est=0 most=0 guessed=''
 for v in "${groups[@]}"; do
-	m=$(mean_boot "$v")
-	if [ -n "$m" ]; then
-		[ "$est" = "?" ] || est=$((est + m * BOOTS * ${#names[@]}))
-		[ "$most" -ge "$m" ] || most=$m
-		m="about $(fmt_min "$m") each (earlier runs)"
-	else
-		est="?"
-		m="no earlier boot at this size to estimate from"
-	fi
-	kb_say "plan: vcpus=$v: $((BOOTS * ${#names[@]})) boots (${names[*]}), $m"
+	read -r m src < <(boot_time "$v")
+	est=$((est + m * BOOTS * ${#names[@]}))
+	[ "$most" -ge "$m" ] || most=$m
+	case "$src" in
+	earlier) src="earlier runs" ;;
+	scaled:*) src="scaled from earlier boots at ${src#scaled:} vCPUs"; guessed=1 ;;
+	*) src="a first guess: no boot has run yet, and the workloads' time is not in it"; guessed=1 ;;
+	esac
+	kb_say "plan: vcpus=$v: $((BOOTS * ${#names[@]})) boots (${names[*]}), about $(fmt_min "$m") each ($src)"
 done
-if [ "$est" = "?" ]; then
-	kb_say "plan: estimated total unknown (each vCPU count's first boot gives an estimate)"
-else
-	# boots side by side: no more at once than there are boots
-	j=$((nboots < jobs ? nboots : jobs))
-	est=$(((est + j - 1) / j))
-	[ "$est" -ge "$most" ] || est=$most
-	kb_say "plan: estimated total $(fmt_min "$est")$([ "$j" = 1 ] || echo " ($j boots at a time)")"
-fi
+# boots side by side: no more at once than there are boots
+j=$((nboots < jobs ? nboots : jobs))
+est=$(((est + j - 1) / j))
+[ "$est" -ge "$most" ] || est=$most
+kb_say "plan: estimated total $(fmt_min "$est")$([ "$j" = 1 ] || echo ", $j boots at a time")${guessed:+ (partly guessed; corrected as boots end)}"
 # The payload is the same for every kernel: only the kernel differs.
 declare -A boot_payload=()
 for v in "${groups[@]}"; do

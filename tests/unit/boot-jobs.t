@@ -22,7 +22,7 @@ if ! command -v parallel >/dev/null; then
 	echo "not ok 1 - GNU parallel is not installed (make deps installs it)"
 	exit 1
 fi
-echo "1..38"
+echo "1..42"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/images" "$tree/bench" "$tree/guest" "$tree/model"
@@ -140,6 +140,9 @@ is "... and the boot lines number them 1 to 8 in it" \
 t "the joblog is kept in the run directory: 8 units, exit 0" \
 	test "$(awk -F '\t' 'NR > 1 && $7 == 0' "$tmp/j2/boots.joblog" | wc -l)" = 8
 t "the run log says 2 boots at a time" grep -q 'boots: BOOT_JOBS=2 at a time' "$tmp/j2.log"
+t "no boot has run yet: a first guess for each vCPU count (30 s + 6 s a vCPU)" \
+	bash -c "grep -q 'plan: vcpus=1: 4 boots (a b), about 0m36s each (a first guess: no boot has run yet' '$tmp/j1.log' &&
+		grep -q 'plan: vcpus=2: 4 boots (a b), about 0m42s each (a first guess' '$tmp/j1.log'"
 
 # 2. auto, the wall clock, a bad value
 check_rc "BOOT_JOBS=auto under icount" 0 brun auto BOOT_JOBS=auto
@@ -163,8 +166,14 @@ t "bench.local.conf may set BOOT_JOBS (check-conf.sh)" "$top/scripts/check-conf.
 # 3. the estimate: earlier boots of 100 s at each size, 8 boots, 2 jobs
 printf '1\t100\t/old\n2\t100\t/old\n' >"$tmp/cache/boot-times.tsv"
 check_rc "with earlier boot times" 0 brun eta BOOT_JOBS=2
-t "... the plan's total is divided by the jobs (800 s / 2)" grep -q 'plan: estimated total 6m40s (2 boots at a time)' "$tmp/eta.log"
+t "... the plan's total is divided by the jobs (800 s / 2)" grep -q 'plan: estimated total 6m40s, 2 boots at a time$' "$tmp/eta.log"
 t "... and the first boot's line too" grep -q 'boot 1/8: a (ka) .* 6m40s left (estimated, 2 boots at a time)' "$tmp/eta.log"
+printf '1\t100\t/old\n' >"$tmp/cache/boot-times.tsv"
+check_rc "with earlier boot times at 1 vCPU only" 0 brun scaled BOOT_JOBS=2
+t "... 2 vCPUs scaled from them: 100 s x (30 + 12) / (30 + 6)" \
+	grep -q 'plan: vcpus=2: 4 boots (a b), about 1m56s each (scaled from earlier boots at 1 vCPUs)' "$tmp/scaled.log"
+t "... and the total says it is partly guessed" \
+	grep -q 'plan: estimated total 7m12s, 2 boots at a time (partly guessed; corrected as boots end)' "$tmp/scaled.log"
 rm -f "$tmp/cache/boot-times.tsv"
 
 # 4. failed launches: retried by parallel, recorded whole
