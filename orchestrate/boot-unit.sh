@@ -28,9 +28,10 @@
 # model-failed, error), which run.sh counts; progress goes to stderr.
 #
 # SIGTERM or SIGINT (parallel forwards them with --termseq): QEMU is
-# stopped (launch.sh), the boot's partial output is removed, the message
-# goes to fd 3 if open (parallel drops what a job prints as it is
-# stopped), and the unit exits 143 or 130.
+# stopped (launch.sh), the boot's partial output is removed, and the unit
+# exits 143 or 130. That message and a failed attempt's go to fd 3 if it
+# is open (run.sh opens it on its stderr): parallel drops what a job
+# prints as it is stopped, and the output of an attempt it retries.
 #
 # Environment (run.sh exports it): KB_RUN, KB_NBOOTS, KB_RUN_START,
 # KB_BOOT_JOBS, BOOTS, RETRIES, KBENCH_CACHE, KB_APPEND, KB_FAULT_APPEND
@@ -112,6 +113,11 @@ failure_reason() {
 	esac
 }
 
+# say_direct MSG: kb_say to fd 3 if it is open, else to stderr
+say_direct() {
+	if { true >&3; } 2>/dev/null; then kb_say "$@" 2>&3; else kb_say "$@"; fi
+}
+
 disks=()
 # SIGINT or SIGTERM: QEMU is stopped (kb_fg passes SIGTERM on to
 # launch.sh, which stops it), nothing of this boot is kept.
@@ -119,10 +125,7 @@ kb_catch_signals
 interrupted() {
 	rm -rf "$out" "$dest"
 	rm -f ${disks[@]+"${disks[@]}"}
-	local msg
-	msg=$(printf 'kbench: [%s] interrupted in %s %s (boot %s/%s): QEMU stopped, that boot'"'"'s partial output removed' \
-		"$(kb_elapsed)" "$name" "$boot" "$n" "$nboots")
-	if { true >&3; } 2>/dev/null; then echo "$msg" >&3; else echo "$msg" >&2; fi
+	say_direct "interrupted in $name $boot (boot $n/$nboots): QEMU stopped, that boot's partial output removed"
 	exit "$(kb_signal_rc)"
 }
 
@@ -203,7 +206,7 @@ if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
 	append "$run/failed-boots.tsv" "$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$boot" "$v" "$attempt" "$rc" \
 		"$why" "$out.attempt$attempt/serial.log")"
 	try=$((attempt - attempt0 + 1))
-	kb_say "boot $name $boot FAILED: $why (launch.sh exit $rc); serial log: $out.attempt$attempt/serial.log$([ "$RETRIES" = 0 ] || echo "; attempt $try of $((RETRIES + 1))")"
+	say_direct "boot $name $boot FAILED: $why (launch.sh exit $rc); serial log: $out.attempt$attempt/serial.log$([ "$RETRIES" = 0 ] || echo "; attempt $try of $((RETRIES + 1))")"
 	status failed
 	exit "$rc"
 fi

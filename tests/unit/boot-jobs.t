@@ -22,7 +22,7 @@ if ! command -v parallel >/dev/null; then
 	echo "not ok 1 - GNU parallel is not installed (make deps installs it)"
 	exit 1
 fi
-echo "1..42"
+echo "1..43"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/images" "$tree/bench" "$tree/guest" "$tree/model"
@@ -122,7 +122,7 @@ check_rc() {
 
 # 1. one job and two jobs: the same results
 check_rc "BOOT_JOBS=1: run.sh completes" 0 brun j1 BOOT_JOBS=1 KB_STUB_SLEEP=1
-check_rc "BOOT_JOBS=2: run.sh completes" 0 brun j2 BOOT_JOBS=2 KB_STUB_SLEEP=1
+check_rc "BOOT_JOBS=2: run.sh completes" 0 brun j2 BOOT_JOBS=2 KB_STUB_SLEEP=2
 t "... the same raw rows in the same files (kernel, boot, workload)" diff <(rows j1) <(rows j2)
 is "... every boot complete once (8 .done) with 1 job" "$(find "$tmp/j1/raw" -name .done | wc -l)" 8
 is "... and with 2 jobs" "$(find "$tmp/j2/raw" -name .done | wc -l)" 8
@@ -183,6 +183,8 @@ t "... failed-boots.tsv lists attempt 0 with its reason and serial log, and noth
 	test "$(tail -n +2 "$tmp/retry/failed-boots.tsv")" = "$(printf 'b\tv1-b01\t1\t0\t4\tkernel panic\t%s' "$tmp/retry/boots/b/v1-b01.attempt0/serial.log")"
 t "... attempt 0 keeps its directory; the retry completed the boot" \
 	test -f "$tmp/retry/boots/b/v1-b01.attempt0/serial.log" -a -f "$tmp/retry/raw/b/v1-b01/.done"
+t "... the log names the failed attempt, which parallel does not print for a job it retries" \
+	grep -q "boot b v1-b01 FAILED: kernel panic (launch.sh exit 4); serial log: .*/b/v1-b01.attempt0/serial.log; attempt 1 of 2" "$tmp/retry.log"
 check_rc "the 4 boots at 1 vCPU panic, RETRIES=0, 2 jobs: run.sh completes" 0 \
 	brun fail4 BOOT_JOBS=2 KB_STUB_FAIL="a/v1-b01 b/v1-b01 a/v1-b02 b/v1-b02" KB_STUB_FAIL_ALL=1
 t "... 4 whole rows of 7 fields in failed-boots.tsv, one per boot" \
@@ -212,4 +214,7 @@ t "... nothing of either boot left, no boot started after them" \
 check_rc "... resumed with BOOT_JOBS=1: completes" 0 brun term BOOT_JOBS=1 KB_STUB_SLEEP=0
 t "... every boot complete, the same rows as an uninterrupted run" \
 	bash -c "test \"\$(find '$tmp/term/raw' -name .done | wc -l)\" = 8 && diff <(cd '$tmp/j1/raw' && grep -r . --include='*.csv' | sort) <(cd '$tmp/term/raw' && grep -r . --include='*.csv' | sort)"
+if [ "$fail" != 0 ]; then
+	for l in "$tmp"/*.log; do diag "== $l" "$(tail -n 15 "$l")"; done
+fi
 exit "$fail"
