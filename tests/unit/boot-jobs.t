@@ -22,7 +22,7 @@ if ! command -v parallel >/dev/null; then
 	echo "not ok 1 - GNU parallel is not installed (make deps installs it)"
 	exit 1
 fi
-echo "1..43"
+echo "1..45"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/images" "$tree/bench" "$tree/guest" "$tree/model"
@@ -37,7 +37,8 @@ printf '#!/bin/sh\nexit 0\n' >"$tree/images/check-image.sh"
 : >"$tree/guest/profile.sh"
 # The stub launcher. KB_STUB_SLEEP: seconds its stand-in QEMU runs;
 # KB_STUB_FAIL="NAME/BOOT ...": those boots panic (exit 4) on their first
-# attempt (KB_STUB_FAIL_ALL=1: on every attempt). It logs start and end
+# attempt (KB_STUB_FAIL_ALL=1: on every attempt); KB_STUB_NORAW="NAME/BOOT
+# ...": those return no raw/ results. It logs start and end
 # (seconds.nanoseconds) to KB_STUB_LOG and the stand-in's pid to
 # KB_STUB_PIDS; on SIGTERM it stops the stand-in, as launch.sh stops QEMU.
 cat >"$tree/images/launch.sh" <<'STUB'
@@ -67,6 +68,7 @@ case " ${KB_STUB_FAIL:-} " in
 		exit 4
 	fi ;;
 esac
+case " ${KB_STUB_NORAW:-} " in *" $k "*) rm -rf "$out/results/raw"; exit 0 ;; esac
 echo workload,variant,point,metric,unit,better,clock,rep,value >"$out/results/raw/t.csv"
 i=0
 while IFS=$'\t' read -r wl _ variant point reps _; do
@@ -192,6 +194,13 @@ t "... 4 whole rows of 7 fields in failed-boots.tsv, one per boot" \
 	"$(wc -l <"$tmp/fail4/failed-boots.tsv")" = 5
 t "... the run says so; the other 4 boots are complete" \
 	bash -c "grep -q '4 boot(s) failed; the statistics use the complete boots only' '$tmp/fail4.log' && test \"\$(find '$tmp/fail4/raw' -name .done | wc -l)\" = 4"
+
+# a boot whose unit ends with an error: the others go on, the run fails
+check_rc "one boot returns no raw/ results: run.sh exits 1" 1 brun noraw BOOT_JOBS=2 KB_STUB_NORAW="b/v1-b02"
+t "... after the other boots, naming that boot and the joblog" \
+	bash -c "grep -q 'boot b v1-b02 returned no raw/ results' '$tmp/noraw.log' &&
+		grep -q '1 boot(s) ended with an error (above): b v1-b02 (parallel exit 0; its log: $tmp/noraw/boots.joblog)' '$tmp/noraw.log' &&
+		test \"\$(find '$tmp/noraw/raw' -name .done | wc -l)\" = 7"
 
 # 5. SIGTERM while two boots run
 # exec: the signal goes to run.sh itself, not to a subshell around it
