@@ -339,6 +339,7 @@ j=$((nboots < jobs ? nboots : jobs))
 est=$(((est + j - 1) / j))
 [ "$est" -ge "$most" ] || est=$most
 kb_say "plan: estimated total $(fmt_min "$est")$([ "$j" = 1 ] || echo ", $j boots at a time")${guessed:+ (partly guessed; corrected as boots end)}"
+
 # The payload is the same for every kernel: only the kernel differs.
 declare -A boot_payload=()
 for v in "${groups[@]}"; do
