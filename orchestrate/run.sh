@@ -6,25 +6,31 @@
 #
 # NAME is how the kernel appears in raw/<NAME>/ and the report; LABEL is
 # the kernel in $KBENCH_CACHE/labels/ (an A/A run uses one LABEL twice).
-# Boots go A B A B ... BOOTS times per kernel and per vCPU count, so host
-# drift lands on every kernel alike. A boot whose raw data is complete
+# A boot is a unit of work (orchestrate/boot-unit.sh: its result is the
+# boot's directory). The units go A B A B ... BOOTS times per kernel and
+# per vCPU count, so host drift lands on every kernel alike; they are
+# listed in RUN/units.tsv in that order and GNU parallel starts them in
+# it, BOOT_JOBS at a time (auto: one per core under icount, as memory
+# allows; one under the wall clock), keeping its joblog in
+# RUN/boots.joblog. A boot whose raw data is complete
 # (raw/<NAME>/<boot>/.done) is skipped, so an interrupted run resumes when
 # given the same DIR. With PROFILE=1 the first boot of each kernel also
 # runs each point once under perf record -g, after its timed samples
 # (RUN/profile/<NAME>/). A boot that panics, oopses, hangs or whose QEMU
 # dies is a result: it is listed in RUN/failed-boots.tsv (with its serial
 # log; each attempt keeps its boot directory, <boot>.attemptN), tried
-# again RETRIES times, and the run goes on. With MODEL=cache (or a
-# workload file's model = cache) the boots run under the kbcache plugin
-# and model/join.sh adds its per-sample metrics to the boot's raw CSVs
-# (model/README.md); a join that fails is listed in failed-boots.tsv too
-# (exit "model"), the boot's other samples stay in raw/, and the boot is
-# not marked complete. Environment: BOOTS, WORKLOADS, QUICK, BENCH_VCPUS,
-# RETRIES, PROFILE, MODEL, ACCEL, IMAGE, ROOT, V (see bench.conf);
-# KB_APPEND="ARG ..." adds kernel command-line arguments to every boot
-# (make test-debug: ignore_loglevel); KB_FAULT_APPEND="NAME/BOOT=ARG ..."
-# adds a kernel command-line argument
-# to one boot (the tests make a boot panic with it).
+# again RETRIES times (parallel --retries), and the run goes on. With
+# MODEL=cache (or a workload file's model = cache) the boots run under
+# the kbcache plugin and model/join.sh adds its per-sample metrics to the
+# boot's raw CSVs (model/README.md); a join that fails is listed in
+# failed-boots.tsv too (exit "model"), the boot's other samples stay in
+# raw/, and the boot is not marked complete. Environment: BOOTS,
+# WORKLOADS, QUICK, BENCH_VCPUS, RETRIES, BOOT_JOBS, PROFILE, MODEL,
+# ACCEL, IMAGE, ROOT, V (see bench.conf); KB_APPEND="ARG ..." adds kernel
+# command-line arguments to every boot (make test-debug:
+# ignore_loglevel); KB_FAULT_APPEND="NAME/BOOT=ARG ..." adds a kernel
+# command-line argument to one boot (the tests make a boot panic with
+# it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -32,9 +38,11 @@ top=$(cd "$here/.." && pwd)
 . "$top/scripts/lib.sh"
 # shellcheck source=workloads/wl.sh
 . "$top/workloads/wl.sh"
+# shellcheck source=orchestrate/boot-time.sh
+. "$here/boot-time.sh"
 
 kb_conf KBENCH_CACHE
-kb_conf BOOTS WORKLOADS QUICK RETRIES
+kb_conf BOOTS WORKLOADS QUICK RETRIES BOOT_JOBS
 
 run='' names=() labels=()
 while [ $# -gt 0 ]; do
@@ -53,6 +61,11 @@ done
 [ "${#names[@]}" -ge 1 ] || kb_die "run.sh: give at least one --kernel NAME=LABEL"
 case "$BOOTS" in '' | *[!0-9]* | 0) kb_die "BOOTS must be a positive number, not '$BOOTS'" ;; esac
 case "$RETRIES" in '' | *[!0-9]*) kb_die "RETRIES must be a whole number, not '$RETRIES'" ;; esac
+case "$BOOT_JOBS" in
+auto) ;;
+'' | *[!0-9]* | 0) kb_die "BOOT_JOBS must be auto or a positive number (boots side by side), not '$BOOT_JOBS'" ;;
+esac
+command -v parallel >/dev/null || kb_die "GNU parallel runs the boots and is not installed: run make deps (Debian package parallel)"
 case "${MODEL:-}" in
 '' | none | cache) ;;
 *) kb_die "MODEL must be none or cache (or empty: each workload file's model key), not '$MODEL'" ;;
@@ -63,9 +76,13 @@ if [ "${MODEL:-}" = cache ] && [ "${CLOCK:-}" = wall ]; then
 	kb_die "MODEL=cache needs the icount clock, not CLOCK=wall (the model counts instructions in one TCG thread; under the wall clock's MTTCG its counters race): leave CLOCK empty or give CLOCK=icount"
 fi
 
+# each kernel's directory in the cache, as its label says now: the
+# boots use it, whatever the label says later
+kdirs=()
 for i in "${!labels[@]}"; do
 	kd=$KBENCH_CACHE/labels/${labels[$i]}
 	[ -f "$kd/bzImage" ] || kb_die "kernel '${labels[$i]}' is not built ($kd/bzImage missing): run make kernels"
+	kdirs[i]=$(readlink -f "$kd")
 done
 
 # Workload files: all of them, or the WORKLOADS=a,b list.
@@ -267,41 +284,61 @@ done
 nboots=$(( ${#groups[@]} * BOOTS * ${#names[@]} ))
 kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s) = $nboots boots"
 
-# Time estimates: seconds of every boot, per vCPU count, from this run
-# and from earlier runs (KBENCH_CACHE/boot-times.tsv: vcpus, seconds).
-times_file=$KBENCH_CACHE/boot-times.tsv
-declare -A run_sum=() run_cnt=()
-# mean_boot V: mean seconds of a boot at V vCPUs, this run first, else
-# earlier runs; empty if neither has one.
-mean_boot() {
-	if [ -n "${run_cnt[$1]:-}" ]; then
-		echo $(( run_sum[$1] / run_cnt[$1] ))
-	elif [ -f "$times_file" ]; then
-		awk -v v="$1" '$1 == v { s += $2; n++ } END { if (n) printf "%d\n", s / n }' "$times_file"
-	fi
-}
-# left_after N: estimated seconds for the boots after the N-th, or "?"
-left_after() {
-	local i=0 v m total=0
-	for v in "${groups[@]}"; do
-		for _ in $(seq 1 $(( BOOTS * ${#names[@]} ))); do
-			i=$((i + 1))
-			[ "$i" -gt "$1" ] || continue
-			m=$(mean_boot "$v")
-			[ -n "$m" ] || { echo "?"; return; }
-			total=$((total + m))
-		done
-	done
-	echo "$total"
-}
-fmt_min() { case "$1" in "?") echo "unknown" ;; *) printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)) ;; esac; }
+# Boots side by side (BOOT_JOBS; GNU parallel runs them). Under icount a
+# guest's instruction counts do not depend on the host, so auto runs one
+# boot per core (an icount guest is one TCG thread), as many as memory
+# holds; under the wall clock concurrent guests would disturb each
+# other's time, so auto is 1 there. A number is taken as given. It is
+# not part of the plan: an icount result does not depend on it.
+wall_groups=() maxmem=0
 for v in "${groups[@]}"; do
-	m=$(mean_boot "$v")
-	if [ -n "$m" ]; then m="about $(fmt_min "$m") each (earlier runs)"; else m="no earlier boot at this size to estimate from"; fi
-	kb_say "plan: vcpus=$v: $((BOOTS * ${#names[@]})) boots (${names[*]}), $m"
+	[ "${group_clock[$v]}" != wall ] || wall_groups+=("$v")
+	[ "$maxmem" -ge "${group_mem[$v]}" ] || maxmem=${group_mem[$v]}
 done
-est=$(left_after 0)
-kb_say "plan: estimated total $(fmt_min "$est")$([ "$est" != "?" ] || echo " (each vCPU count's first boot gives an estimate)")"
+if [ "$BOOT_JOBS" = auto ]; then
+	if [ "${#wall_groups[@]}" -gt 0 ]; then
+		jobs=1
+		why="the wall clock (vcpus ${wall_groups[*]}): guests side by side would disturb each other's time; BOOT_JOBS=N runs N anyway"
+	else
+		cores=$(nproc)
+		avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+		# a guest's memory, and QEMU's own (TCG's code buffer, devices)
+		bymem=$((avail / (maxmem + 512)))
+		[ "$bymem" -ge 1 ] || bymem=1
+		jobs=$((cores < bymem ? cores : bymem))
+		why="icount: $cores core(s), one per guest; memory for $bymem guest(s) of $maxmem MB + 512 MB for QEMU in $avail MB available"
+	fi
+	kb_say "boots: BOOT_JOBS=auto: $jobs at a time ($why)"
+else
+	jobs=$BOOT_JOBS
+	if [ "${#wall_groups[@]}" -gt 0 ] && [ "$jobs" -gt 1 ]; then
+		kb_say "boots: BOOT_JOBS=$jobs at a time, as given, although vcpus ${wall_groups[*]} run under the wall clock: guests side by side disturb each other's time (BOOT_JOBS=auto runs one)"
+	else
+		kb_say "boots: BOOT_JOBS=$jobs at a time"
+	fi
+fi
+
+# Time estimates (orchestrate/boot-time.sh): per vCPU count, from
+# earlier boots at that count, else at the nearest count (scaled), else
+# a first guess; the units add their times as they end and print what
+# is left as they start, this run's own boots first.
+est=0 most=0 guessed=''
+for v in "${groups[@]}"; do
+	read -r m src < <(boot_time "$v")
+	est=$((est + m * BOOTS * ${#names[@]}))
+	[ "$most" -ge "$m" ] || most=$m
+	case "$src" in
+	earlier) src="earlier runs" ;;
+	scaled:*) src="scaled from earlier boots at ${src#scaled:} vCPUs"; guessed=1 ;;
+	*) src="a first guess: no boot has run yet, and the workloads' time is not in it"; guessed=1 ;;
+	esac
+	kb_say "plan: vcpus=$v: $((BOOTS * ${#names[@]})) boots (${names[*]}), about $(fmt_min "$m") each ($src)"
+done
+# boots side by side: no more at once than there are boots
+j=$((nboots < jobs ? nboots : jobs))
+est=$(((est + j - 1) / j))
+[ "$est" -ge "$most" ] || est=$most
+kb_say "plan: estimated total $(fmt_min "$est")$([ "$j" = 1 ] || echo ", $j boots at a time")${guessed:+ (partly guessed; corrected as boots end)}"
 
 # The payload is the same for every kernel: only the kernel differs.
 declare -A boot_payload=()
@@ -338,182 +375,105 @@ for v in "${groups[@]}"; do
 	unset payload_of
 done
 
-# launch.sh's exit status, in words (images/launch.sh lists them)
-failure_reason() {
-	case "$1" in
-	4) echo "kernel panic" ;;
-	5) echo "kernel oops/BUG" ;;
-	6) echo "hang (timeout, QEMU killed)" ;;
-	7) echo "QEMU failed, died or was killed" ;;
-	8) echo "no results from the guest" ;;
-	*) echo "launch failed (exit $1)" ;;
-	esac
-}
 if [ ! -f "$run/failed-boots.tsv" ]; then
 	printf 'kernel\tboot\tvcpus\tattempt\texit\treason\tserial_log\n' >"$run/failed-boots.tsv"
 fi
 
-# SIGINT or SIGTERM: QEMU is stopped (launch.sh does it on SIGTERM),
-# the boot it cut short leaves nothing behind, the complete boots stay
-# (raw/<NAME>/<boot>/.done) and a run given again (RESUME=) does only
-# what is missing. The caller prints the command that resumes.
-kb_catch_signals
-done_boots=0
-# interrupted WHERE: stop the run, cut short at WHERE
-interrupted() {
-	rm -rf "$out" "$dest"
-	rm -f ${disks[@]+"${disks[@]}"}
-	kb_say "interrupted in $1: QEMU stopped, that boot's partial output removed; $done_boots boot(s) of $nboots complete in $run"
-	exit "$(kb_signal_rc)"
-}
-
-n=0
-failed=0 boots_failed=0 model_failed=0
-out='' dest='' disks=()
+# The units: one per boot, in the interleaved order (for each vCPU
+# count, boot 1 of every kernel, then boot 2, ...), each with everything
+# its launch.sh call needs (orchestrate/boot-unit.sh). A boot whose raw
+# data is complete (.done) is skipped, so a run given again resumes.
+units=$run/units.tsv
+: >"$units.tmp"
+n=0 todo=0 done_boots=0
 for v in "${groups[@]}"; do
 	for b in $(seq 1 "$BOOTS"); do
 		for i in "${!names[@]}"; do
-			[ -z "$KB_SIGNAL" ] || { out='' dest=''; interrupted "between boots"; }
 			n=$((n + 1))
 			name=${names[$i]}
 			boot=$(printf 'v%d-b%02d' "$v" "$b")
-			dest=$run/raw/$name/$boot
-			if [ -f "$dest/.done" ]; then
+			if [ -f "$run/raw/$name/$boot/.done" ]; then
 				kb_say "boot $n/$nboots: $name $boot already done, skipped"
 				done_boots=$((done_boots + 1))
 				continue
 			fi
-			# a boot without .done starts again from nothing
-			rm -rf "$dest"
-			out=$run/boots/$name/$boot
-			rm -rf "$out"
-			mkdir -p "$(dirname "$out")"
-			extra=() disks=() di=0
-			# the workloads' extra disks: 1 MB scratch images, one
-			# queue per vCPU where queues=vcpus (one interrupt row each)
-			for d in ${group_disks[$v]:-}; do
-				di=$((di + 1))
-				q=${d#virtio-blk}
-				q=${q#,queues=}
-				[ "$q" != vcpus ] || q=$v
-				disks+=("$out.disk$di.img")
-				truncate -s 1M "$out.disk$di.img"
-				extra+=(-drive "file=$out.disk$di.img,if=none,id=kbdisk$di,format=raw"
-					-device "virtio-blk-pci,drive=kbdisk$di${q:+,num-queues=$q}")
-			done
-			# the model: the kbcache plugin writes one line per window
-			# and leaves the guest's interrupts out of them: it needs
-			# the kernel's entry points (model/entries.sh), at their
-			# link addresses (nokaslr), and the same user address
-			# layout every boot (norandmaps) to be the same every boot
-			mw='' mapp=''
-			if [ -n "${group_model[$v]:-}" ]; then
-				mw=$(cd "$(dirname "$out")" && pwd)/$boot/model-windows.csv
-				me=$(dirname "$mw")
-				me=${me%/*}/kbcache/entries.txt
-				mkdir -p "${me%/*}"
-				"$top/model/entries.sh" "$KBENCH_CACHE/labels/${labels[$i]}" >"$me.tmp" ||
-					kb_die "the model needs the entry points of kernel ${labels[$i]} (model/entries.sh failed, above)"
-				mv "$me.tmp" "$me"
-				extra+=(-plugin "$kbcache,outfile=$mw,entries=$me")
-				mapp='nokaslr norandmaps'
-			fi
-			kb_say "boot $n/$nboots: $name (${labels[$i]}) vcpus=$v boot $b/$BOOTS clock=${group_clock[$v]}${mw:+ model=cache}, $(kb_elapsed) elapsed, $(fmt_min "$(left_after $((n - 1)))") left (estimated)"
-			payload=${boot_payload[$v,$b]}
-			if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
-				payload=$payload.profile
-			fi
-			app=$mapp${KB_APPEND:+${mapp:+ }$KB_APPEND} append=()
-			case " ${KB_FAULT_APPEND:-} " in
-			*" $name/$boot="*)
-				# fault injection for the tests: NAME/BOOT=cmdline
-				f=" ${KB_FAULT_APPEND} "
-				f=${f#* "$name/$boot="}
-				app="${app:+$app }${f%% *}" ;;
-			esac
-			[ -z "$app" ] || append=(--append "$app")
-			for attempt in $(seq 0 "$RETRIES"); do
-				t_boot=$(date +%s)
-				rc=0
-				rm -rf "$out"
-				kb_fg "$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/${labels[$i]}" \
-					--payload "$payload" --out "$out" \
-					--vcpus "$v" --mem "${group_mem[$v]}" \
-					--clock "${group_clock[$v]}" --timeout "${group_timeout[$v]}" \
-					${append[@]+"${append[@]}"} \
-					${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
-				t_boot=$(( $(date +%s) - t_boot ))
-				[ -z "$KB_SIGNAL" ] || interrupted "$name $boot (boot $n/$nboots)"
-				run_sum[$v]=$(( ${run_sum[$v]:-0} + t_boot ))
-				run_cnt[$v]=$(( ${run_cnt[$v]:-0} + 1 ))
-				printf '%s\t%s\n' "$v" "$t_boot" >>"$times_file"
-				if [ "$rc" = 0 ] || [ "$rc" = 3 ]; then break; fi
-				# A failed boot is a result: recorded, and the run goes on.
-				# Each attempt keeps its own boot directory.
-				mv "$out" "$out.attempt$attempt"
-				why=$(failure_reason "$rc")
-				# results cut short: the launcher's message says which files
-				if [ "$rc" = 8 ] && jq -e '.status == "results-incomplete"' "$out.attempt$attempt/launch.json" >/dev/null 2>&1; then
-					why=$(jq -r '.message' "$out.attempt$attempt/launch.json" | tr '\t\n' '  ')
-				fi
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$boot" "$v" "$attempt" "$rc" \
-					"$why" "$out.attempt$attempt/serial.log" >>"$run/failed-boots.tsv"
-				kb_say "boot $name $boot FAILED: $why (launch.sh exit $rc); serial log: $out.attempt$attempt/serial.log$([ "$RETRIES" = 0 ] || echo "; attempt $((attempt + 1)) of $((RETRIES + 1))")"
-			done
-			rm -f "${disks[@]}"
-			if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
-				boots_failed=$((boots_failed + 1))
-				continue
-			fi
-			res=$out/results
-			[ -d "$res/raw" ] || kb_die "boot $name $boot returned no raw/ results; see $out/serial.log and $res/run.log"
-			mkdir -p "$dest"
-			# samples, and the points whose variant this kernel lacks
-			for csv in "$res"/raw/*.csv "$res"/raw/*.absent; do
-				[ -f "$csv" ] || continue
-				c=$(basename "$csv")
-				# a full host disk: named, and the boot is not complete
-				if ! cperr=$(cp "$csv" "$dest/.$c.tmp" 2>&1 && cmp "$csv" "$dest/.$c.tmp" 2>&1 &&
-					mv -f "$dest/.$c.tmp" "$dest/$c" 2>&1); then
-					rm -f "$dest/.$c.tmp"
-					kb_die "boot $name $boot, workload ${c%.*}: copying its samples into $dest failed: $cperr (host disk full? $(df -h "$run" | tail -n 1)); that boot is not marked complete: free space, then resume with $(kb_resume_cmd "${KB_TARGET:-bench-compare}" "$run")"
-				fi
-			done
-			if [ -d "$res/profile" ]; then
-				for p in "$res"/profile/*/; do
-					[ -d "$p" ] || continue
-					t=$(basename "$p")
-					pdst=$run/profile/$name
-					mkdir -p "$pdst"
-					rm -rf "$pdst/.$t.tmp"
-					cp -r "$p" "$pdst/.$t.tmp"
-					rm -rf "${pdst:?}/$t"
-					mv "$pdst/.$t.tmp" "$pdst/$t"
-				done
-			fi
-			if [ "$rc" = 3 ]; then
-				failed=$((failed + 1))
-				kb_say "warning: runner failed in $name $boot (partial results kept$([ -z "$mw" ] || echo ", model rows not joined")); see $res/run.log"
-				continue
-			fi
-			# The model's windows, joined to the samples the guest ran.
-			# A failed join is listed like a failed boot (exit "model");
-			# the icount samples copied above stay, the boot is not
-			# complete (a resume runs it again).
-			if [ -n "$mw" ] && ! jerr=$("$top/model/join.sh" --boot "$name $boot" --windows "$mw" \
-				--plan "$payload/plan.tsv" --raw "$dest" --workloads "${group_model_wls[$v]}" 2>&1); then
-				jerr=$(printf '%s' "${jerr#kbench: error: }" | tr '\t\n' '  ')
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$boot" "$v" "$attempt" model \
-					"$jerr; its other samples are kept in raw/$name/$boot" "$out/serial.log" >>"$run/failed-boots.tsv"
-				kb_say "boot $name $boot: MODEL JOIN FAILED: $jerr; its other samples are kept in $dest (the boot is not marked complete)"
-				model_failed=$((model_failed + 1))
-				continue
-			fi
-			: >"$dest/.done"
-			done_boots=$((done_boots + 1))
+			# this run's attempts are numbered after an earlier run's
+			a=0
+			while [ -e "$run/boots/$name/$boot.attempt$a" ]; do a=$((a + 1)); done
+			d=${group_disks[$v]:-}
+			d=${d# }
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$name" "${labels[$i]}" \
+				"${kdirs[$i]}" "$v" "$boot" \
+				"${boot_payload[$v,$b]}" "${group_mem[$v]}" "${group_timeout[$v]}" "${group_clock[$v]}" \
+				"${d:--}" "${group_model_wls[$v]:--}" "$a" >>"$units.tmp"
+			todo=$((todo + 1))
 		done
 	done
 done
+mv -f "$units.tmp" "$units"
+
+# SIGINT or SIGTERM: parallel passes SIGTERM on to every unit running
+# (--termseq, with time for launch.sh to stop its QEMU); each removes
+# its boot's partial output and says so; the complete boots stay
+# (raw/<NAME>/<boot>/.done) and a run given again (RESUME=) does only
+# what is missing. The caller prints the command that resumes.
+kb_catch_signals
+interrupted() {
+	done_boots=$(find "$run/raw" -name .done | wc -l)
+	kb_say "interrupted $1; $done_boots boot(s) of $nboots complete in $run"
+	exit "$(kb_signal_rc)"
+}
+[ -z "$KB_SIGNAL" ] || interrupted "before the first boot"
+
+# GNU parallel runs the units, $jobs at a time, started in the order of
+# units.tsv; --line-buffer prints each line as it comes (not each boot's
+# output when it ends), tagged with its boot when boots run side by side;
+# --retries gives a failed launch RETRIES more tries; the joblog
+# (RUN/boots.joblog, appended by every resume) has each unit's last
+# attempt. The units' stdout is their outcome (boot-unit.sh).
+# parallel writes no header when it appends
+[ -f "$run/boots.joblog" ] ||
+	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' >"$run/boots.joblog"
+ustat=$(mktemp "${TMPDIR:-/tmp}/kbench-units.XXXXXX")
+# shellcheck disable=SC2054 # --termseq takes a comma-separated list
+par=(parallel --will-cite --colsep '\t' --jobs "$jobs" --line-buffer --joblog "+$run/boots.joblog"
+	--termseq TERM,60000,KILL,25)
+[ "$jobs" = 1 ] || par+=(--tagstring '{2} {6}')
+[ "$RETRIES" = 0 ] || par+=(--retries $((RETRIES + 1)))
+prc=0
+if [ "$todo" -gt 0 ]; then
+	export KB_RUN=$run KB_NBOOTS=$nboots KB_RUN_START=$KB_START KB_BOOT_JOBS=$jobs
+	kb_fg "${par[@]}" -q "$here/boot-unit.sh" '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' '{9}' '{10}' '{11}' '{12}' '{13}' \
+		:::: "$units" >"$ustat" 3>&2 || prc=$?
+fi
+if [ -n "$KB_SIGNAL" ]; then
+	rm -f "$ustat"
+	interrupted "(parallel stopped every boot it was running)"
+fi
+
+# Each unit's outcome: its last line (a failed attempt may be followed
+# by a retry that succeeds).
+declare -A outcome=()
+while IFS=$'\t' read -r -a f; do
+	for j in "${!f[@]}"; do
+		[ "${f[$j]}" = kbench-unit ] || continue
+		outcome[${f[$((j + 1))]}/${f[$((j + 2))]}]=${f[$((j + 3))]}
+	done
+done <"$ustat"
+rm -f "$ustat"
+failed=0 boots_failed=0 model_failed=0 lost=()
+while IFS=$'\t' read -r _ name _ _ _ boot _; do
+	case "${outcome[$name/$boot]:-}" in
+	done) ;;
+	failed) boots_failed=$((boots_failed + 1)) ;;
+	runner-failed) failed=$((failed + 1)) ;;
+	model-failed) model_failed=$((model_failed + 1)) ;;
+	*) lost+=("$name $boot") ;;
+	esac
+done <"$units"
+if [ "${#lost[@]}" -gt 0 ]; then
+	kb_die "${#lost[@]} boot(s) ended with an error (above): ${lost[*]} (parallel exit $prc; its log: $run/boots.joblog); they are not complete: fix the cause, then resume with $(kb_resume_cmd "${KB_TARGET:-bench-compare}" "$run")"
+fi
 
 "$here/fingerprint.sh" "$run" "${names[@]}" -- "${labels[@]}"
 if [ "$boots_failed" != 0 ]; then

@@ -16,6 +16,8 @@ PKGS=(
 	sparse
 	# guest image and launcher
 	qemu-system-x86 qemu-utils mmdebstrap cloud-image-utils e2fsprogs
+	# the boots of a run are units of work that GNU parallel runs
+	parallel
 	# bench programs (built on the host, run in the guest)
 	clang llvm libbpf-dev linux-perf bpftool zlib1g-dev
 	# 6.12's own BPF selftests (make upstream-selftests)

@@ -138,6 +138,8 @@ kb_fg() {
 	local rc=0
 	"$@" &
 	kb_fg_pid=$!
+	# a signal that came before the command had a pid: pass it on now
+	[ -z "$KB_SIGNAL" ] || kill -TERM "$kb_fg_pid" 2>/dev/null || true
 	wait "$kb_fg_pid" || rc=$?
 	# a signal cuts wait short: wait again for the command's own status
 	if [ -n "$KB_SIGNAL" ] && kill -0 "$kb_fg_pid" 2>/dev/null; then
@@ -154,8 +156,9 @@ kb_signal_rc() {
 
 # kb_resume_cmd TARGET RUN: the make command that resumes RUN, with the
 # settings that shape a run's plan, as they are now (and the target's
-# own, KB_TARGET_KEYS: NEW OLD REF for regression-check).
-KB_PLAN_KEYS="SERIES BOOTS QUICK BENCH_VCPUS WORKLOADS CLOCK MEM BOOT_TIMEOUT PROFILE MODEL RETRIES IMAGE ROOT ACCEL"
+# own, KB_TARGET_KEYS: NEW OLD REF for regression-check), and those that
+# shape how it runs (RETRIES, BOOT_JOBS).
+KB_PLAN_KEYS="SERIES BOOTS QUICK BENCH_VCPUS WORKLOADS CLOCK MEM BOOT_TIMEOUT PROFILE MODEL RETRIES IMAGE ROOT ACCEL BOOT_JOBS"
 kb_resume_cmd() {
 	local k cmd run=$2
 	case "$run" in "$KB_TOP"/*) run=${run#"$KB_TOP"/} ;; esac

@@ -25,7 +25,7 @@ ok "$rc" "the report path is printed (${run:-none})"
 nb=$(find "$run/raw/baseline" "$run/raw/patched" -name procirq-read.csv 2>/dev/null | wc -l)
 [ "$nb" = 4 ] || [ "$nb" -ge 4 ] && rc=0 || rc=1
 ok "$rc" "raw samples for every boot of both kernels ($nb CSV files)"
-order=$(grep -o 'boot [0-9]*/[0-9]*: [a-z]*' "$tmp/out.log" | awk '{print $3}' | tr '\n' ' ')
+order=$(grep -o 'boot [0-9]*/[0-9]*: [a-z]*' "$tmp/out.log" | tr '/' ' ' | sort -k2,2n | awk '{print $4}' | tr '\n' ' ')
 case "$order" in
 "baseline patched baseline patched "*) rc=0 ;;
 *) rc=1 ;;

@@ -21,7 +21,7 @@ run=$(sed -n 's/^kbench: \[[^]]*\] report: \(.*\)\/index.html$/\1/p' "$tmp/out.l
 [ -n "$run" ] && [ -d "$run" ] || run=$tmp/none
 grep -q 'boot patched v1-b01 FAILED: kernel panic' "$tmp/out.log" && r=0 || r=1
 ok "$r" "the panic is named when it happens"
-order=$(grep -o 'boot [0-9]*/4: [a-z]*' "$tmp/out.log" | awk '{print $3}' | tr '\n' ' ')
+order=$(grep -o 'boot [0-9]*/4: [a-z]*' "$tmp/out.log" | tr '/' ' ' | sort -k2,2n | awk '{print $4}' | tr '\n' ' ')
 [ "$order" = "baseline patched baseline patched " ] && r=0 || r=1
 ok "$r" "the boots after the failed one ran ($order)"
 grep -q '^  FAILED patched v1-b01 (vcpus 1, attempt 0): kernel panic; serial log .*/boots/patched/v1-b01.attempt0/serial.log$' \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # A real make bench-compare (QUICK=1 BOOTS=2 BENCH_VCPUS=1, procirq-read:
-# 4 boots) interrupted twice and resumed:
+# 4 boots, BOOT_JOBS=1) interrupted twice and resumed:
 #  1. SIGTERM to make during the second boot: QEMU stops, the boot cut
 #     short leaves nothing, no report is written, the exact RESUME=
 #     command is printed;
@@ -19,7 +19,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-ir.XXXXXX")
 . "$top/tests/lib/tap.sh"
 echo "1..15"
 
-settings=(QUICK=1 BOOTS=2 BENCH_VCPUS=1 WORKLOADS=procirq-read)
+# one boot at a time: the boots are cut short one by one (parallel-boots.t
+# stops two side by side)
+settings=(QUICK=1 BOOTS=2 BENCH_VCPUS=1 WORKLOADS=procirq-read BOOT_JOBS=1)
 # start LOG CMD...: CMD in its own session and process group, with SIGINT
 # at its default (a background job of a script would ignore it); sets pid
 start() {

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boots side by side: a real make bench-compare QUICK=1 BOOTS=2
+# BENCH_VCPUS=1 WORKLOADS=procirq-read (4 boots, 1 vCPU, icount) with
+# BOOT_JOBS=2:
+#  1. SIGTERM to make while the first two boots run side by side: both
+#     QEMUs stop, neither boot leaves anything, the resume command is
+#     printed;
+#  2. that command, to the end: 2 boots at a time (the joblog), every
+#     boot complete once;
+#  3. the same raw rows (all but the measured value) in the same files,
+#     and the same results.json rows, sample and boot counts as a run of
+#     the same plan one boot at a time (one in reports/ with the same
+#     plan.id and a joblog of one boot at a time, as interrupt-resume.t
+#     leaves; else one made here): under icount a boot's counts do not
+#     depend on what runs beside it.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-pb.XXXXXX")
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+echo "1..11"
+
+settings=(QUICK=1 BOOTS=2 BENCH_VCPUS=1 WORKLOADS=procirq-read)
+# start LOG CMD...: CMD in its own session; sets pid
+start() {
+	local log=$1
+	shift
+	setsid "$@" >"$log" 2>&1 &
+	pid=$!
+}
+# wait_line LOG REGEX: until LOG has a line matching REGEX (20 min at most)
+wait_line() {
+	local _
+	for _ in $(seq 1 1200); do
+		grep -q "$2" "$1" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 1
+	done
+	return 1
+}
+run_of() { sed -n 's/^kbench: \[[^]]*\] run \(.*\): [0-9]* workload.*/\1/p' "$1" | tail -n 1; }
+resume_of() { sed -n 's/^kbench: \[[^]]*\]   \(make .* RESUME=.*\)$/\1/p' "$1" | tail -n 1; }
+qemus() { pgrep -f "qemu-system-x86_64 .*$1" || true; }
+# most boots at once in RUN/boots.joblog (start, runtime)
+most() {
+	awk -F '\t' 'NR > 1 { printf "%.3f 1\n%.3f -1\n", $3, $3 + $4 }' "$1/boots.joblog" 2>/dev/null |
+		sort -k1,1n -k2,2n | awk '{ c += $2; if (c > m) m = c } END { print m + 0 }'
+}
+shape() {
+	jq -S '{failed_boots, results: [.results[] | {workload, metric, variant, point, clock, unit,
+		base: {n: .base.n, boots: .base.boots}, new: {n: .new.n, boots: .new.boots}}]}' "$1"
+}
+# rows RUN: every raw row but its value, with its file (kernel/boot/workload)
+rows() { (cd "$1/raw" && grep -r . --include='*.csv' | sed 's/,[^,]*$//' | sort); }
+
+# 1. SIGTERM while two boots run
+start "$tmp/1.log" make -C "$top" -s bench-compare "${settings[@]}" BOOT_JOBS=2
+if wait_line "$tmp/1.log" 'boot 1/4: baseline' && wait_line "$tmp/1.log" 'boot 2/4: patched'; then
+	sleep 20 # both guests are booting
+	kill -TERM "$pid"
+fi
+rc=0
+wait "$pid" || rc=$?
+run=$(run_of "$tmp/1.log")
+[ -n "$run" ] || run=$tmp/none
+ok "$([ "$rc" != 0 ] && grep -q 'interrupted in baseline v1-b01 (boot 1/4): QEMU stopped' "$tmp/1.log" &&
+	grep -q 'interrupted in patched v1-b01 (boot 2/4): QEMU stopped' "$tmp/1.log"; echo $?)" \
+	"SIGTERM to make during boots 1 and 2 side by side: both stop (make exit $rc)"
+[ "$rc" != 0 ] || tail -n 20 "$tmp/1.log" | sed 's/^/# /'
+ok "$([ -z "$(qemus "$run")" ]; echo $?)" "no QEMU of the run is left"
+t "nothing is left of either boot (raw/, boots/), no boot after them started" \
+	test -z "$(ls -A "$run/raw" 2>/dev/null)" -a ! -e "$run/boots/baseline/v1-b01" -a ! -e "$run/boots/patched/v1-b01" -a \
+	"$(grep -c 'boot [34]/4' "$tmp/1.log")" = 0
+cmd=$(resume_of "$tmp/1.log")
+case "$cmd" in
+"make bench-compare RESUME=${run#"$top"/} "*"BOOT_JOBS=2"*) r=0 ;;
+*) r=1 ;;
+esac
+ok "$r" "the resume command keeps BOOT_JOBS=2 ($cmd)"
+
+# 2. to the end
+rc=1
+if [ -n "$cmd" ]; then
+	rc=0
+	# shellcheck disable=SC2086 # the printed command, word by word
+	make -C "$top" -s ${cmd#make } >"$tmp/2.log" 2>&1 || rc=$?
+fi
+ok "$rc" "the resume finishes the run (make exit $rc)"
+[ "$rc" = 0 ] || tail -n 20 "$tmp/2.log" | sed 's/^/# /'
+t "every boot complete, once: 4 .done, no attempt directories" \
+	test "$(find "$run/raw" -name .done | wc -l)" = 4 -a -z "$(find "$run/boots" -maxdepth 2 -name '*.attempt*')"
+is "two boots at a time (boots.joblog)" "$(most "$run")" 2
+t "the run log says 2 at a time" grep -q 'boots: BOOT_JOBS=2 at a time' "$tmp/2.log"
+
+# 3. against a run of the same plan, one boot at a time
+ref=
+for d in "$top"/reports/*/; do
+	d=${d%/}
+	if [ "$d" = "$run" ] || [ ! -f "$d/results.json" ] || ! cmp -s "$d/plan.id" "$run/plan.id"; then
+		continue
+	fi
+	[ "$(grep -c . "$d/failed-boots.tsv" 2>/dev/null)" = 1 ] || continue
+	[ "$(most "$d")" = 1 ] || continue
+	ref=$d
+done
+if [ -z "$ref" ]; then
+	diag "no run of this plan one boot at a time in reports/: making one"
+	make -C "$top" -s bench-compare "${settings[@]}" BOOT_JOBS=1 >"$tmp/ref.log" 2>&1 || true
+	ref=$(run_of "$tmp/ref.log")
+fi
+diag "one boot at a time: ${ref:-none}"
+is "that run booted one at a time" "$(most "${ref:-/nonexistent}")" 1
+rows "$run" >"$tmp/rows.par" 2>&1 || true
+rows "${ref:-/nonexistent}" >"$tmp/rows.seq" 2>&1 || true
+t "the same raw rows (all but the value) in the same files ($(wc -l <"$tmp/rows.par") rows)" \
+	test -s "$tmp/rows.par" -a "$(diff "$tmp/rows.seq" "$tmp/rows.par" >/dev/null; echo $?)" = 0
+shape "$run/results.json" >"$tmp/shape.par" 2>&1 || true
+shape "${ref:-/nonexistent}/results.json" >"$tmp/shape.seq" 2>&1 || true
+t "results.json: the same rows, sample and boot counts" diff "$tmp/shape.seq" "$tmp/shape.par"
+[ "$fail" = 0 ] || diff "$tmp/shape.seq" "$tmp/shape.par" | head -n 20 | sed 's/^/# /'
+
+if [ "$fail" = 0 ]; then rm -rf "$tmp"; else echo "# logs kept in $tmp"; fi
+exit "$fail"
