@@ -24,8 +24,11 @@ ok "$r" "the panic is named when it happens"
 order=$(grep -o 'boot [0-9]*/4: [a-z]*' "$tmp/out.log" | tr '/' ' ' | sort -k2,2n | awk '{print $4}' | tr '\n' ' ')
 [ "$order" = "baseline patched baseline patched " ] && r=0 || r=1
 ok "$r" "the boots after the failed one ran ($order)"
-grep -q '^  FAILED patched v1-b01 (vcpus 1, attempt 0): kernel panic; serial log .*/boots/patched/v1-b01.attempt0/serial.log$' \
-	"$run/summary.txt" 2>/dev/null && r=0 || r=1
+# summary.txt is 80 columns: a serial log's path that does not fit goes
+# on the next line, indented
+sum=$(tr '\n' ' ' <"$run/summary.txt" 2>/dev/null || true)
+grep -q '  FAILED patched v1-b01 (vcpus 1, attempt 0): kernel panic; serial log *[^ ]*/boots/patched/v1-b01.attempt0/serial.log ' <<<"$sum" &&
+	r=0 || r=1
 ok "$r" "summary.txt names the failed boot, its reason and serial log"
 grep -q 'Kernel panic' "$run/boots/patched/v1-b01.attempt0/serial.log" 2>/dev/null &&
 	grep -q '<h2>Failed boots' "$run/index.html" && r=0 || r=1
