@@ -48,6 +48,18 @@ run_of() { sed -n 's/^kbench: \[[^]]*\] run \(.*\): [0-9]* workload.*/\1/p' "$1"
 resume_of() { sed -n 's/^kbench: \[[^]]*\]   \(make .* RESUME=.*\)$/\1/p' "$1" | tail -n 1; }
 # our QEMUs: those whose command line holds the run directory
 qemus() { pgrep -f "qemu-system-x86_64 .*$1" || true; }
+# booting RUN: once a QEMU of RUN is up (at most 60 s), 2 s more: the
+# guest is booting (a boot reaches runcmd in about 20 s, so a fixed
+# sleep from the boot's first line could outlast it)
+booting() {
+	local _ r=${1%% *}
+	case "$r" in /*) ;; *) r=$top/$r ;; esac
+	for _ in $(seq 1 120); do
+		[ -z "$(qemus "$r")" ] || break
+		sleep 0.5
+	done
+	sleep 2
+}
 # shape FILE: results.json without the measured values
 shape() {
 	jq -S '{failed_boots, results: [.results[] | {workload, metric, variant, point, clock, unit,
@@ -57,7 +69,7 @@ shape() {
 # 1. SIGTERM to make during the second boot
 start "$tmp/1.log" make -C "$top" -s bench-compare "${settings[@]}"
 if wait_line "$tmp/1.log" 'boot 2/4: patched'; then
-	sleep 20 # the second guest is booting
+	booting "$(run_of "$tmp/1.log")"
 	kill -TERM "$pid"
 fi
 rc=0
@@ -86,7 +98,7 @@ if [ -n "$cmd" ]; then
 	# shellcheck disable=SC2086 # the printed command, word by word
 	start "$tmp/2.log" make -C "$top" -s ${cmd#make }
 	if wait_line "$tmp/2.log" 'boot 3/4: baseline'; then
-		sleep 20
+		booting "${cmd#*RESUME=}"
 		kill -INT -- "-$pid"
 	fi
 	rc=0

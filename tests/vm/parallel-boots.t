@@ -57,7 +57,15 @@ rows() { (cd "$1/raw" && grep -r . --include='*.csv' | sed 's/,[^,]*$//' | sort)
 # 1. SIGTERM while two boots run
 start "$tmp/1.log" make -C "$top" -s bench-compare "${settings[@]}" BOOT_JOBS=2
 if wait_line "$tmp/1.log" 'boot 1/4: baseline' && wait_line "$tmp/1.log" 'boot 2/4: patched'; then
-	sleep 20 # both guests are booting
+	# both guests booting: stop as soon as both QEMUs are up (a boot
+	# reaches runcmd in about 20 s now, so a fixed sleep can outlast
+	# the pair)
+	r1=$(run_of "$tmp/1.log")
+	for _ in $(seq 1 120); do
+		[ -z "$r1" ] || [ "$(qemus "$r1" | grep -c .)" -lt 2 ] || break
+		sleep 0.5
+	done
+	sleep 2
 	kill -TERM "$pid"
 fi
 rc=0
