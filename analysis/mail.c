@@ -416,6 +416,64 @@ static int print_cover(const struct results *cv, const struct primary_tab *pt,
 	return done;
 }
 
+/*
+ * The informational metrics (counts, sizes: never judged) by name only,
+ * one line per workload and variant: a mail needs to know they were
+ * measured; their medians are in summary.md, the HTML and results.json.
+ */
+static void print_info(const struct results *rs, const size_t *ord)
+{
+	char line[2048];
+	size_t i, j, len;
+	int any = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->row[ord[i]];
+		int seen = 0;
+
+		if (r->sec != SEC_INFO)
+			continue;
+		/* the first informational row of its workload/variant leads */
+		for (j = 0; j < i && !seen; j++) {
+			const struct row *q = &rs->row[ord[j]];
+
+			seen = q->sec == SEC_INFO && !strcmp(q->workload, r->workload) &&
+			       !strcmp(q->variant, r->variant);
+		}
+		if (seen)
+			continue;
+		if (!any++)
+			puts("informational, never judged (medians in summary.md and results.json):");
+		len = snprintf(line, sizeof(line), "%s/%s:", r->workload, r->variant);
+		for (j = i; j < rs->n && len < sizeof(line) - 2; j++) {
+			const struct row *q = &rs->row[ord[j]];
+			const char *m = q->metric;
+			size_t k;
+			int dup = 0;
+
+			if (q->sec != SEC_INFO || strcmp(q->workload, r->workload) ||
+			    strcmp(q->variant, r->variant))
+				continue;
+			/* one name per metric, whatever its points */
+			for (k = i; k < j && !dup; k++) {
+				const struct row *o = &rs->row[ord[k]];
+
+				dup = o->sec == SEC_INFO &&
+				      !strcmp(o->workload, r->workload) &&
+				      !strcmp(o->variant, r->variant) &&
+				      !strcmp(o->metric, m);
+			}
+			if (!dup)
+				len += snprintf(line + len, sizeof(line) - len, " %s,", m);
+		}
+		if (len < sizeof(line))
+			line[len - 1] = '\0';	/* the last comma */
+		text_wrap(stdout, "  ", "    ", line, WIDTH);
+	}
+	if (any)
+		putchar('\n');
+}
+
 void summary_mail(const struct results *rs, const struct results *covers,
 		  size_t ncover, const struct primary_tab *pt)
 {
@@ -478,13 +536,7 @@ void summary_mail(const struct results *rs, const struct results *covers,
 		print_section(rs, ord, SEC_JUDGED, NULL, done);
 		putchar('\n');
 	}
-	for (i = k = 0; i < rs->n; i++)
-		k += rs->row[i].sec == SEC_INFO;
-	if (k) {
-		puts("informational (medians side by side, never judged):");
-		print_section(rs, ord, SEC_INFO, NULL, done);
-		putchar('\n');
-	}
+	print_info(rs, ord);
 	print_per_run(rs);
 	print_na(rs, ord);
 	print_why(rs, ord);

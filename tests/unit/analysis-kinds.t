@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 need jq perl gnuplot
 build_kbstat
 
-echo "1..9"
+echo "1..10"
 
 # add_rows RUN BASE_ROWS NEW_ROWS: an informational "rows" metric per sample
 add_rows() {
@@ -44,6 +44,11 @@ check "summary.txt: verdict table first, informational block after, BH over 1 te
 		awk '/^informational/ { i = 1 } i && /irq_rows/ { f = 1 } END { exit !f }' '$tmp/rows.txt' &&
 		grep -q 'adjusted over the 1 tested rows' '$tmp/rows.txt' &&
 		! grep -E '^synth +vcpus=1 +irq_rows' '$tmp/rows.txt'"
+# a mail names the informational metrics, one line per workload and
+# variant, without their medians (those are in summary.md and the JSON)
+check "summary.txt: the informational block names irq_rows on one line, no medians" \
+	bash -c "sed -n '/^informational/,/^\$/p' '$tmp/rows.txt' | grep -qE '^  [^ ]+/[^ ]*: ([a-z_]+, )*irq_rows(,|\$)' &&
+		! sed -n '/^informational/,/^\$/p' '$tmp/rows.txt' | grep -qE '[0-9]{3}'"
 if gate "$tmp/rows.json"; then r=0; else r=1; fi
 ok "$r" "regression gate: NEW that only prints more rows passes (exit 0)"
 "$kbstat" floor "$tmp/rows" --a baseline --b patched --out "$tmp/floor.json" 2>/dev/null
