@@ -636,16 +636,39 @@ static size_t read_chunks(int fd, uint8_t *buf, size_t limit, bool keep,
 	return total;
 }
 
-static void check_iter(void)
+/*
+ * An iterator of map's elements running prog: BPF_LINK_CREATE, then
+ * BPF_ITER_CREATE. Sets *link (fd or -errno) and returns the iterator's
+ * fd or -errno (-EBADF when the link failed).
+ */
+static int iter_open(int prog, int map, int *link)
 {
 	union bpf_iter_link_info linfo;
+	union bpf_attr a;
+
+	memset(&linfo, 0, sizeof(linfo));
+	linfo.map.map_fd = map;
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_ITER;
+	a.link_create.iter_info = (uintptr_t)&linfo;
+	a.link_create.iter_info_len = sizeof(linfo);
+	*link = sys_bpf(BPF_LINK_CREATE, &a);
+	if (*link < 0)
+		return -EBADF;
+	memset(&a, 0, sizeof(a));
+	a.iter_create.link_fd = *link;
+	return sys_bpf(BPF_ITER_CREATE, &a);
+}
+
+static void check_iter(void)
+{
 	uint64_t stats[I_SLOTS], rec[2], ksum = 0, vsum = 0;
 	uint8_t *buf = NULL, seen[ITER_N + 1];
 	int map = -1, sfd = -1, prog = -1, link = -1, it = -1, err = 0;
 	int reads = 0, bad = 0, dup = 0;
 	size_t want = ITER_N * sizeof(rec), cap = 4 * want, total = 0, more;
 	uint32_t zero = 0;
-	union bpf_attr a;
 	ssize_t r = 0;
 	long id;
 
@@ -680,19 +703,7 @@ static void check_iter(void)
 	if (prog < 0)
 		goto out;
 
-	memset(&linfo, 0, sizeof(linfo));
-	linfo.map.map_fd = map;
-	memset(&a, 0, sizeof(a));
-	a.link_create.prog_fd = prog;
-	a.link_create.attach_type = BPF_TRACE_ITER;
-	a.link_create.iter_info = (uintptr_t)&linfo;
-	a.link_create.iter_info_len = sizeof(linfo);
-	link = sys_bpf(BPF_LINK_CREATE, &a);
-	if (link >= 0) {
-		memset(&a, 0, sizeof(a));
-		a.iter_create.link_fd = link;
-		it = sys_bpf(BPF_ITER_CREATE, &a);
-	}
+	it = iter_open(prog, map, &link);
 	result(link >= 0 && it >= 0,
 	       "iter: BPF_LINK_CREATE %s, BPF_ITER_CREATE %s",
 	       fd_err_name(link), fd_err_name(it));
@@ -811,12 +822,10 @@ static int load_iter_lost_prog(int map_fd, uint32_t btf_id)
 
 static void check_iter_lost(void)
 {
-	union bpf_iter_link_info linfo;
 	int map = -1, prog = -1, link = -1, it = -1, err, errs[3];
 	uint64_t buf[16];
 	ssize_t got[3];
 	int ends = 0, recs = 0;
-	union bpf_attr a;
 	long id;
 
 	id = btf_func_id(ITER_FUNC);
@@ -828,21 +837,8 @@ static void check_iter_lost(void)
 	map = test_map(8, 8, 16, 0);
 	err = map < 0 ? map : insert_keys(map, 8, 1, 2);
 	prog = err ? -EINVAL : load_iter_lost_prog(map, id);
-	if (prog >= 0) {
-		memset(&linfo, 0, sizeof(linfo));
-		linfo.map.map_fd = map;
-		memset(&a, 0, sizeof(a));
-		a.link_create.prog_fd = prog;
-		a.link_create.attach_type = BPF_TRACE_ITER;
-		a.link_create.iter_info = (uintptr_t)&linfo;
-		a.link_create.iter_info_len = sizeof(linfo);
-		link = sys_bpf(BPF_LINK_CREATE, &a);
-	}
-	if (link >= 0) {
-		memset(&a, 0, sizeof(a));
-		a.iter_create.link_fd = link;
-		it = sys_bpf(BPF_ITER_CREATE, &a);
-	}
+	if (prog >= 0)
+		it = iter_open(prog, map, &link);
 	if (it < 0) {
 		result(0, "iter-lost: set up (map %s, insert %s, program %s, link %s, iterator %s)",
 		       fd_err_name(map), err_name(err), fd_err_name(prog),
