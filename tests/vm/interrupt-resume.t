@@ -33,21 +33,8 @@ os.setsid()
 os.execvp(sys.argv[1], sys.argv[1:])' "$@" >"$log" 2>&1 &
 	pid=$!
 }
-# wait_line LOG REGEX: until LOG has a line matching REGEX (20 min at most)
-wait_line() {
-	local _
-	for _ in $(seq 1 1200); do
-		grep -q "$2" "$1" && return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 1
-	done
-	return 1
-}
-# the run directory a log names, and its resume command
-run_of() { sed -n 's/^kbench: \[[^]]*\] run \(.*\): [0-9]* workload.*/\1/p' "$1" | tail -n 1; }
-resume_of() { sed -n 's/^kbench: \[[^]]*\]   \(make .* RESUME=.*\)$/\1/p' "$1" | tail -n 1; }
-# our QEMUs: those whose command line holds the run directory
-qemus() { pgrep -f "qemu-system-x86_64 .*$1" || true; }
+# shellcheck source=tests/lib/vmrun.sh
+. "$top/tests/lib/vmrun.sh"
 # booting RUN: once a QEMU of RUN is up (at most 60 s), 2 s more: the
 # guest is booting (a boot reaches runcmd in about 20 s, so a fixed
 # sleep from the boot's first line could outlast it)

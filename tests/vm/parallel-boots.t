@@ -29,19 +29,8 @@ start() {
 	setsid "$@" >"$log" 2>&1 &
 	pid=$!
 }
-# wait_line LOG REGEX: until LOG has a line matching REGEX (20 min at most)
-wait_line() {
-	local _
-	for _ in $(seq 1 1200); do
-		grep -q "$2" "$1" && return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 1
-	done
-	return 1
-}
-run_of() { sed -n 's/^kbench: \[[^]]*\] run \(.*\): [0-9]* workload.*/\1/p' "$1" | tail -n 1; }
-resume_of() { sed -n 's/^kbench: \[[^]]*\]   \(make .* RESUME=.*\)$/\1/p' "$1" | tail -n 1; }
-qemus() { pgrep -f "qemu-system-x86_64 .*$1" || true; }
+# shellcheck source=tests/lib/vmrun.sh
+. "$top/tests/lib/vmrun.sh"
 # most boots at once in RUN/boots.joblog (start, runtime)
 most() {
 	awk -F '\t' 'NR > 1 { printf "%.3f 1\n%.3f -1\n", $3, $3 + $4 }' "$1/boots.joblog" 2>/dev/null |
