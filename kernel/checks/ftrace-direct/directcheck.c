@@ -27,8 +27,12 @@
  * Prints TAP; exit 1 if a case failed, 2 on usage errors.
  */
 #define _GNU_SOURCE
-#include "../rhash/rhashlib.h"
 #include <linux/perf_event.h>
+#include <stdlib.h>
+
+#include "../lib/bpf.h"
+#include "../lib/btf.h"
+#include "../lib/tap.h"
 
 #define NFUNC		8
 #define SLOT_FEXIT0	8	/* fexit on function 0 */
@@ -63,10 +67,6 @@ static int nprobe, counters;
 static pid_t self;
 static uint64_t want[NSLOT];
 static int fid[NFUNC];
-
-#define INSN(c, d, s, o, i)						\
-	((struct bpf_insn){ .code = (c), .dst_reg = (d),		\
-			    .src_reg = (s), .off = (o), .imm = (i) })
 
 /*
  * Loads a program of type @attach (BPF_TRACE_FENTRY or FEXIT) on BTF

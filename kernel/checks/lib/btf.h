@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The running kernel's BTF (/sys/kernel/btf/vmlinux), read by the series'
- * checks in the guest: the file, and a walk over its types. Shared by the
- * topics' programs (#include "../lib/btf.h"); no topic of its own.
+ * checks in the guest: the file, a walk over its types, enum values and
+ * FUNC ids by name or by prefix. Shared by the topics' programs
+ * (#include "../lib/btf.h"); no topic of its own.
  */
 #ifndef KB_CHECKS_BTF_H
 #define KB_CHECKS_BTF_H
@@ -198,6 +199,58 @@ static inline int btf_enum_value(const char *type, const char *member,
 	if (r == 1)
 		*value = q.value;
 	return r == 1 ? 0 : r == 2 ? -ENOENT : r ? (int)r : -ESRCH;
+}
+
+/*
+ * Calls fn(name, id, arg) for each FUNC of the kernel's BTF whose name
+ * starts with prefix, in id order, until fn returns non-zero. Returns
+ * what fn returned last (0 if it never stopped the walk), or -errno:
+ * -ENODEV without BTF, -EPROTO if the BTF cannot be read.
+ */
+struct btf_funcs_arg {
+	const char *prefix;
+	size_t plen;
+	long (*fn)(const char *name, uint32_t id, void *arg);
+	void *arg;
+};
+
+static inline long btf_funcs_one(const struct btf_at *at, void *arg)
+{
+	struct btf_funcs_arg *a = arg;
+	const char *name = btf_str(at, at->t.name_off);
+
+	if (BTF_INFO_KIND(at->t.info) != BTF_KIND_FUNC ||
+	    strncmp(name, a->prefix, a->plen))
+		return 0;
+	return a->fn(name, at->id, a->arg);
+}
+
+static inline long btf_funcs(const char *prefix,
+			     long (*fn)(const char *name, uint32_t id, void *arg),
+			     void *arg)
+{
+	struct btf_funcs_arg a = {
+		.prefix = prefix, .plen = strlen(prefix), .fn = fn, .arg = arg,
+	};
+
+	return btf_walk(btf_funcs_one, &a);
+}
+
+static inline long btf_stop_at(const char *name, uint32_t id, void *arg)
+{
+	return strcmp(name, arg) ? 0 : id;
+}
+
+/*
+ * The type id of the FUNC called name in the kernel's BTF, or -errno:
+ * -ENODEV without BTF, -ENOENT if there is no such FUNC, -EPROTO if the
+ * BTF cannot be read.
+ */
+static inline long btf_func_id(const char *name)
+{
+	long id = btf_funcs(name, btf_stop_at, (void *)name);
+
+	return id ? id : -ENOENT;
 }
 
 #endif /* KB_CHECKS_BTF_H */

@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rhashlib.h: what rhashcheck, rhashprog and rhashstress share. Each
- * program defines _GNU_SOURCE and then includes it first.
+ * program defines _GNU_SOURCE and then includes it first. It brings the
+ * checks' common helpers (../lib/: TAP, raw bpf() and its assembler,
+ * the running kernel's BTF) and adds:
  *
- * - TAP: result() prints "ok N - ..." or "not ok N - ..." (behind
- *   tap_prefix if set), tap_done() the plan and the exit status;
- * - raw bpf() calls, no libbpf, so one binary runs on both kernels and
- *   needs nothing but the C library. Every wrapper returns an fd or 0,
- *   or -errno; err_name() names the errno;
  * - the map under test (-t rhash|hash) and the "RHASH absent" rule: on a
  *   kernel without the type (creating one fails with EINVAL and the
  *   kernel's BTF does not name BPF_MAP_TYPE_RHASH) a program prints
  *   "RHASH absent" and a skip plan, and exits 0;
- * - keys made from numbers, get_next_key walks and batch walks;
- * - the running kernel's BTF: FUNC ids by name or by prefix (the
- *   ftrace-direct checks include this file for it, TAP and raw bpf()).
+ * - keys made from numbers, get_next_key walks and batch walks.
  *
  * The host's <linux/bpf.h> (Debian 12) predates the type: its number is
  * defined here.
@@ -36,214 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/bpf.h"
 #include "../lib/btf.h"
+#include "../lib/tap.h"
 
 #define MAP_TYPE_RHASH	35	/* upstream 7.2; 34 is reserved */
 #define MAX_KEY		1024	/* the largest key_size a check uses */
-
-/* ---- TAP ---- */
-
-static int ntest, nfail;
-static const char *tap_prefix;	/* "ok N - PREFIX: ..." when set */
-
-/*
- * One case. The number and the line are one step under stdout's lock,
- * so that threads may report too (rhashstress's threads note their
- * errors and the main thread reports them after the join).
- */
-static inline void __attribute__((format(printf, 2, 3)))
-result(int good, const char *fmt, ...)
-{
-	va_list ap;
-
-	flockfile(stdout);
-	printf("%sok %d - ", good ? "" : "not ", ++ntest);
-	if (tap_prefix)
-		printf("%s: ", tap_prefix);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!good)
-		nfail++;
-	funlockfile(stdout);
-}
-
-static inline void skip(const char *what, const char *why)
-{
-	flockfile(stdout);
-	printf("ok %d - ", ++ntest);
-	if (tap_prefix)
-		printf("%s: ", tap_prefix);
-	printf("%s # SKIP %s\n", what, why);
-	funlockfile(stdout);
-}
-
-/* The plan after the last case; returns main's exit status. */
-static inline int tap_done(void)
-{
-	printf("1..%d\n", ntest);
-	return nfail ? 1 : 0;
-}
-
-/*
- * The name of an errno (negative or not; 0 is "0"). Four calls may
- * share one printf; each thread has its own buffers.
- */
-static inline const char *err_name(int err)
-{
-	static __thread char buf[4][24];
-	static __thread int slot;
-
-	if (err < 0)
-		err = -err;
-	switch (err) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case E2BIG: return "E2BIG";
-	case EEXIST: return "EEXIST";
-	case ENOENT: return "ENOENT";
-	case EAGAIN: return "EAGAIN";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOMEM: return "ENOMEM";
-	case EBUSY: return "EBUSY";
-	case ENOSPC: return "ENOSPC";
-	case EFAULT: return "EFAULT";
-	case ELOOP: return "ELOOP";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENODEV: return "ENODEV";
-	case ESRCH: return "ESRCH";
-	}
-	slot = (slot + 1) % 4;
-	snprintf(buf[slot], sizeof(buf[slot]), "errno %d", err);
-	return buf[slot];
-}
-
-/* err_name() of what returns an fd, or -errno: "0" for an fd */
-static inline const char *fd_err_name(int fd)
-{
-	return err_name(fd < 0 ? fd : 0);
-}
-
-/* ---- raw bpf() ---- */
-
-static inline int sys_bpf(int cmd, union bpf_attr *attr)
-{
-	long r = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-
-	return r < 0 ? -errno : (int)r;
-}
-
-static inline int map_create(uint32_t type, uint32_t ksize, uint32_t vsize,
-			     uint32_t max, uint32_t flags, uint64_t extra)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_type = type;
-	a.key_size = ksize;
-	a.value_size = vsize;
-	a.max_entries = max;
-	a.map_flags = flags;
-	a.map_extra = extra;
-	return sys_bpf(BPF_MAP_CREATE, &a);
-}
-
-static inline int elem_op(int cmd, int fd, const void *key, void *value,
-			  uint64_t flags)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = fd;
-	a.key = (uintptr_t)key;
-	a.value = (uintptr_t)value;
-	a.flags = flags;
-	return sys_bpf(cmd, &a);
-}
-
-static inline int elem_lookup(int fd, const void *key, void *value)
-{
-	return elem_op(BPF_MAP_LOOKUP_ELEM, fd, key, value, 0);
-}
-
-static inline int elem_update(int fd, const void *key, const void *value,
-			      uint64_t flags)
-{
-	return elem_op(BPF_MAP_UPDATE_ELEM, fd, key, (void *)value, flags);
-}
-
-static inline int elem_delete(int fd, const void *key)
-{
-	return elem_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
-}
-
-/* The key after key (NULL: the first) into next; attr.next_key is value */
-static inline int next_key(int fd, const void *key, void *next)
-{
-	return elem_op(BPF_MAP_GET_NEXT_KEY, fd, key, next, 0);
-}
-
-static inline void close_fd(int fd)
-{
-	if (fd >= 0)
-		close(fd);
-}
-
-/* ---- the running kernel's BTF ---- */
-
-/*
- * Calls fn(name, id, arg) for each FUNC of the kernel's BTF whose name
- * starts with prefix, in id order, until fn returns non-zero. Returns
- * what fn returned last (0 if it never stopped the walk), or -errno:
- * -ENODEV without BTF, -EPROTO if the BTF cannot be read.
- */
-struct btf_funcs_arg {
-	const char *prefix;
-	size_t plen;
-	long (*fn)(const char *name, uint32_t id, void *arg);
-	void *arg;
-};
-
-static inline long btf_funcs_one(const struct btf_at *at, void *arg)
-{
-	struct btf_funcs_arg *a = arg;
-	const char *name = btf_str(at, at->t.name_off);
-
-	if (BTF_INFO_KIND(at->t.info) != BTF_KIND_FUNC ||
-	    strncmp(name, a->prefix, a->plen))
-		return 0;
-	return a->fn(name, at->id, a->arg);
-}
-
-static inline long btf_funcs(const char *prefix,
-			     long (*fn)(const char *name, uint32_t id, void *arg),
-			     void *arg)
-{
-	struct btf_funcs_arg a = {
-		.prefix = prefix, .plen = strlen(prefix), .fn = fn, .arg = arg,
-	};
-
-	return btf_walk(btf_funcs_one, &a);
-}
-
-static inline long btf_stop_at(const char *name, uint32_t id, void *arg)
-{
-	return strcmp(name, arg) ? 0 : id;
-}
-
-/*
- * The type id of the FUNC called name in the kernel's BTF, or -errno:
- * -ENODEV without BTF, -ENOENT if there is no such FUNC, -EPROTO if the
- * BTF cannot be read.
- */
-static inline long btf_func_id(const char *name)
-{
-	long id = btf_funcs(name, btf_stop_at, (void *)name);
-
-	return id ? id : -ENOENT;
-}
 
 /* ---- walks over the whole map ---- */
 
