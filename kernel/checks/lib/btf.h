@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The running kernel's BTF (/sys/kernel/btf/vmlinux), read by the series'
- * checks in the guest: the file, a walk over its types, enum values and
- * FUNC ids by name or by prefix. Shared by the topics' programs
+ * checks in the guest: the file, its types by id, a walk over them, enum
+ * values and FUNC ids by name or by prefix. Shared by the topics' programs
  * (#include "../lib/btf.h"); no topic of its own.
  */
 #ifndef KB_CHECKS_BTF_H
@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/btf.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,49 +106,106 @@ static inline const char *btf_str(const struct btf_at *at, uint32_t off)
 }
 
 /*
+ * The kernel's BTF, read whole, with each type's offset: btf_open()
+ * fills it (0, or -errno: -ENODEV without BTF, -EPROTO if the BTF cannot
+ * be read), btf_at() gives type id (1..n-1), btf_close() frees it.
+ */
+struct btf_file {
+	uint8_t *buf;
+	const char *strs;
+	uint32_t str_len;
+	uint32_t n;		/* type ids are 1..n-1 */
+	size_t *off;		/* off[id]: the type's struct btf_type */
+};
+
+static inline void btf_close(struct btf_file *bf)
+{
+	free(bf->buf);
+	free(bf->off);
+	bf->buf = NULL;
+	bf->off = NULL;
+}
+
+static inline int btf_open(struct btf_file *bf)
+{
+	struct btf_header h;
+	struct btf_type t;
+	size_t len, off, end, cap = 1024, *bigger;
+	long extra;
+
+	memset(bf, 0, sizeof(*bf));
+	bf->buf = read_whole_file(BTF_PATH, &len);
+	if (!bf->buf)
+		return -ENODEV;
+	bf->off = malloc(cap * sizeof(*bf->off));
+	if (!bf->off || len < sizeof(h))
+		goto bad;
+	memcpy(&h, bf->buf, sizeof(h));
+	if (h.magic != BTF_MAGIC || h.hdr_len > len ||
+	    (uint64_t)h.hdr_len + h.type_off + h.type_len > len ||
+	    (uint64_t)h.hdr_len + h.str_off + h.str_len > len ||
+	    !h.str_len || bf->buf[h.hdr_len + h.str_off + h.str_len - 1])
+		goto bad;
+	off = h.hdr_len + h.type_off;
+	end = off + h.type_len;
+	bf->strs = (const char *)bf->buf + h.hdr_len + h.str_off;
+	bf->str_len = h.str_len;
+	for (bf->n = 1; off + sizeof(t) <= end; bf->n++) {
+		memcpy(&t, bf->buf + off, sizeof(t));
+		extra = btf_extra(BTF_INFO_KIND(t.info), BTF_INFO_VLEN(t.info));
+		if (extra < 0 || off + sizeof(t) + extra > end)
+			goto bad;
+		if (bf->n == cap) {
+			bigger = realloc(bf->off, 2 * cap * sizeof(*bf->off));
+			if (!bigger)
+				goto bad;
+			bf->off = bigger;
+			cap *= 2;
+		}
+		bf->off[bf->n] = off;
+		off += sizeof(t) + extra;
+	}
+	return 0;
+bad:
+	btf_close(bf);
+	return -EPROTO;
+}
+
+/* Type id of an open BTF into *at; false if there is no such id. */
+static inline bool btf_at(const struct btf_file *bf, uint32_t id,
+			  struct btf_at *at)
+{
+	if (!id || id >= bf->n)
+		return false;
+	at->id = id;
+	memcpy(&at->t, bf->buf + bf->off[id], sizeof(at->t));
+	at->extra = bf->buf + bf->off[id] + sizeof(at->t);
+	at->strs = bf->strs;
+	at->str_len = bf->str_len;
+	return true;
+}
+
+/*
  * Calls fn(at, arg) for each type of the kernel's BTF, in id order, until
  * fn returns non-zero. Returns what fn returned last (0 if it never
- * stopped the walk), or -errno: -ENODEV without BTF, -EPROTO if the BTF
- * cannot be read.
+ * stopped the walk), or the -errno of btf_open().
  */
 static inline long btf_walk(long (*fn)(const struct btf_at *at, void *arg),
 			    void *arg)
 {
-	struct btf_header h;
+	struct btf_file bf;
 	struct btf_at at;
-	size_t len, off, end;
-	uint8_t *btf = read_whole_file(BTF_PATH, &len);
-	long ret = 0, extra;
+	long ret = 0;
+	int err = btf_open(&bf);
 
-	if (!btf)
-		return -ENODEV;
-	if (len < sizeof(h))
-		goto bad;
-	memcpy(&h, btf, sizeof(h));
-	if (h.magic != BTF_MAGIC || h.hdr_len > len ||
-	    (uint64_t)h.hdr_len + h.type_off + h.type_len > len ||
-	    (uint64_t)h.hdr_len + h.str_off + h.str_len > len ||
-	    !h.str_len || btf[h.hdr_len + h.str_off + h.str_len - 1])
-		goto bad;
-	off = h.hdr_len + h.type_off;
-	end = off + h.type_len;
-	at.strs = (const char *)btf + h.hdr_len + h.str_off;
-	at.str_len = h.str_len;
-	for (at.id = 1; off + sizeof(at.t) <= end && !ret; at.id++) {
-		memcpy(&at.t, btf + off, sizeof(at.t));
-		extra = btf_extra(BTF_INFO_KIND(at.t.info),
-				  BTF_INFO_VLEN(at.t.info));
-		if (extra < 0 || off + sizeof(at.t) + extra > end)
-			goto bad;
-		at.extra = btf + off + sizeof(at.t);
+	if (err)
+		return err;
+	for (uint32_t id = 1; id < bf.n && !ret; id++) {
+		btf_at(&bf, id, &at);
 		ret = fn(&at, arg);
-		off += sizeof(at.t) + extra;
 	}
-	free(btf);
+	btf_close(&bf);
 	return ret;
-bad:
-	free(btf);
-	return -EPROTO;
 }
 
 struct btf_enum_query {

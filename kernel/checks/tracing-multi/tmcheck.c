@@ -1,0 +1,1145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tmcheck: the BPF tracing_multi link (spec section 3, issue 27 section
+ * 3) from user space, with raw bpf() calls and raw instructions (no
+ * clang, no libbpf), so one binary runs on every kernel:
+ *
+ *   tmcheck [-c CYCLES] [-n FUNCS]
+ *
+ * -c: attach/detach cycles of the large link (default 20), -n: its
+ * functions (default 1000). Prints TAP; exit 1 if a case failed, 2 on
+ * usage errors.
+ *
+ * Presence is the load of a trivial BPF_TRACE_FENTRY_MULTI (59) program.
+ * If it fails with EINVAL and the kernel's BTF does not name
+ * BPF_TRACE_FENTRY_MULTI, the feature is absent (the baseline): one
+ * "ok" line says so and names the kernel, and nothing else runs. A
+ * kernel whose BTF names the attach type must load it, else the case
+ * fails.
+ *
+ * The cases (the programs count into an array map whose index is the
+ * link's cookie for the function, so a cookie given to the wrong
+ * function lands in the wrong slot):
+ * - fentry.multi over 14 functions this process triggers: eight
+ *   zero-argument syscalls (__do_sys_getppid, ...) and bpf_fentry_test1
+ *   to 6, which BPF_PROG_TEST_RUN of an fentry program calls with known
+ *   arguments; every call counted in its function's slot, exactly, with
+ *   bpf_get_func_ip equal to the function's /proc/kallsyms address,
+ *   bpf_get_func_arg_cnt equal to the BTF's argument count, the first
+ *   argument equal to what the caller passed, an argument past the last
+ *   refused with EINVAL; fdinfo and bpf_link_info of the link;
+ * - fexit.multi: bpf_get_func_ret is getpid()'s pid and each test
+ *   function's known return value;
+ * - the errors (cnt 0, ids NULL, cnt over 1 << 20, flags, target_fd,
+ *   duplicate ids, fexit on do_exit, an id that is a struct, past the
+ *   BTF, a function ftrace cannot patch), FSESSION_MULTI, the
+ *   verifier's rejection of direct ctx access, sleepable programs;
+ * - the intersection with an fentry link on one of the functions;
+ * - rollback: 38 fentry links fill one function's trampoline, a multi
+ *   link over other functions and it fails with E2BIG and leaves
+ *   enabled_functions byte-identical;
+ * - cycles of attach and detach of a link over -n functions
+ *   (lib/traceable.h's rule): enabled_functions back to its start,
+ *   the slab caches' bytes not growing;
+ * - attach and detach while threads on the other CPUs call the targets.
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "../lib/bpf.h"
+#include "../lib/btf.h"
+#include "../lib/tap.h"
+#include "../lib/traceable.h"
+
+/* upstream 7.2's values (spec section 1); the host's headers lack them */
+#define TRACE_FENTRY_MULTI	59
+#define TRACE_FEXIT_MULTI	60
+#define TRACE_FSESSION_MULTI	61
+#define LINK_TYPE_TRACING_MULTI	15
+#define MULTI_MAX_CNT		(1U << 20)
+#define MAX_TRAMP_LINKS		38	/* x86's BPF_MAX_TRAMP_LINKS */
+
+static_assert(BPF_FUNC_get_func_ip == 173, "helper number");
+static_assert(BPF_FUNC_get_attach_cookie == 174, "helper number");
+static_assert(BPF_FUNC_get_func_arg == 183, "helper number");
+static_assert(BPF_FUNC_get_func_ret == 184, "helper number");
+static_assert(BPF_FUNC_get_func_arg_cnt == 185, "helper number");
+
+/* BPF_LINK_CREATE's attr with link_create.tracing_multi (upstream 7.2) */
+struct tm_link_create {
+	uint32_t prog_fd;
+	uint32_t target_fd;
+	uint32_t attach_type;
+	uint32_t flags;
+	uint64_t ids;		/* __u32 BTF ids of BTF_KIND_FUNC */
+	uint64_t cookies;	/* __u64 per id, or 0 */
+	uint32_t cnt;
+	uint32_t pad;		/* must be zero: the kernel checks the tail */
+};
+static_assert(offsetof(struct tm_link_create, prog_fd) == 0, "layout");
+static_assert(offsetof(struct tm_link_create, target_fd) == 4, "layout");
+static_assert(offsetof(struct tm_link_create, attach_type) == 8, "layout");
+static_assert(offsetof(struct tm_link_create, flags) == 12, "layout");
+static_assert(offsetof(struct tm_link_create, ids) == 16, "layout");
+static_assert(offsetof(struct tm_link_create, cookies) == 24, "layout");
+static_assert(offsetof(struct tm_link_create, cnt) == 32, "layout");
+
+/* What a counting program stores for its slot: struct hit in the map */
+enum { H_HITS, H_IP, H_ARG0, H_ARG_RC, H_ARG_CNT, H_BAD_RC, H_RET,
+       H_RET_RC, NR_H };
+#define NSLOT		64
+#define FEXIT_COOKIE0	32	/* fexit slots; fentry's start at 1 */
+#define SLOT_FENTRY	60	/* the plain fentry link of the intersection */
+#define BAD_ARG		12	/* an argument index past every function's */
+
+/* The functions the test triggers: syscall nr, or test_run's argument */
+#define NSYS		8
+#define NTEST		6
+#define NFUNC		(NSYS + NTEST)
+static struct {
+	const char *name;
+	long nr;		/* the syscall; -1: bpf_fentry_testN */
+	uint64_t arg0, ret;	/* bpf_fentry_testN's first argument, return */
+	uint32_t id, nargs;
+	uint64_t addr;
+} fn[NFUNC] = {
+	{ .name = "__do_sys_getppid", .nr = SYS_getppid },
+	{ .name = "__do_sys_getpgrp", .nr = SYS_getpgrp },
+	{ .name = "__do_sys_getuid", .nr = SYS_getuid },
+	{ .name = "__do_sys_geteuid", .nr = SYS_geteuid },
+	{ .name = "__do_sys_getgid", .nr = SYS_getgid },
+	{ .name = "__do_sys_getegid", .nr = SYS_getegid },
+	{ .name = "__do_sys_gettid", .nr = SYS_gettid },
+	{ .name = "__do_sys_getpid", .nr = SYS_getpid },
+	/* net/bpf/test_run.c: bpf_prog_test_run_tracing() */
+	{ .name = "bpf_fentry_test1", .nr = -1, .arg0 = 1, .ret = 2 },
+	{ .name = "bpf_fentry_test2", .nr = -1, .arg0 = 2, .ret = 5 },
+	{ .name = "bpf_fentry_test3", .nr = -1, .arg0 = 4, .ret = 15 },
+	{ .name = "bpf_fentry_test4", .nr = -1, .arg0 = 7, .ret = 34 },
+	{ .name = "bpf_fentry_test5", .nr = -1, .arg0 = 11, .ret = 65 },
+	{ .name = "bpf_fentry_test6", .nr = -1, .arg0 = 16, .ret = 111 },
+};
+#define F_GETPID	7
+
+static pid_t self;	/* read once: a later getpid() would be counted */
+static int hits = -1, trigger = -1;
+static uint64_t want[NSLOT];
+
+static int tm_link_attr(struct tm_link_create *a)
+{
+	long r = syscall(__NR_bpf, BPF_LINK_CREATE, a, sizeof(*a));
+
+	return r < 0 ? -errno : (int)r;
+}
+
+/* A tracing_multi link of prog over ids (cookies may be NULL) */
+static int tm_link(int prog, uint32_t type, const uint32_t *ids,
+		   const uint64_t *cookies, uint32_t cnt)
+{
+	struct tm_link_create a = {
+		.prog_fd = prog, .attach_type = type,
+		.ids = (uintptr_t)ids, .cookies = (uintptr_t)cookies,
+		.cnt = cnt,
+	};
+
+	return tm_link_attr(&a);
+}
+
+/* A link of one fentry program (its attach_btf_id), fd or -errno */
+static int fentry_link(int prog)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_FENTRY;
+	return sys_bpf(BPF_LINK_CREATE, &a);
+}
+
+/* "r0 = 0; exit" of type attach on btf_id (0 for a multi type) */
+static int ret0_prog(uint32_t attach, uint32_t btf_id, uint32_t flags)
+{
+	struct prog p;
+
+	prog_init(&p);
+	emit_exit(&p, 0);
+	return prog_load_flags(&p, BPF_PROG_TYPE_TRACING, attach, btf_id,
+			       flags);
+}
+
+/*
+ * The counting program: for this process's calls, slot = the cookie
+ * (slot >= 0: that slot) of the hits map; there it adds one hit and
+ * stores the function's ip, argument count, first argument (and the
+ * helper's return), the return of bpf_get_func_arg for BAD_ARG and for
+ * fexit the return value. fd or -errno.
+ */
+static int count_prog(uint32_t attach, uint32_t btf_id, int slot)
+{
+	bool fexit = attach == TRACE_FEXIT_MULTI || attach == BPF_TRACE_FEXIT;
+	struct prog p;
+	enum { OUT };
+
+	prog_init(&p);
+	emit(&p, MOV_REG(R6, R1));
+	emit(&p, CALL(BPF_FUNC_get_current_pid_tgid));
+	emit(&p, INSN(BPF_ALU64 | BPF_RSH | BPF_K, R0, 0, 0, 32));
+	emit_jmp(&p, J_IMM(BPF_JNE, R0, self), OUT);
+	if (slot < 0) {
+		emit(&p, MOV_REG(R1, R6));
+		emit(&p, CALL(BPF_FUNC_get_attach_cookie));
+		emit(&p, STX(BPF_W, FP, R0, -4));
+	} else {
+		emit(&p, ST_IMM(BPF_W, FP, -4, slot));
+	}
+	emit(&p, MOV_REG(R2, FP));
+	emit(&p, ADD_IMM(R2, -4));
+	emit_map(&p, R1, hits);
+	emit(&p, CALL(BPF_FUNC_map_lookup_elem));
+	emit_jmp(&p, J_IMM(BPF_JEQ, R0, 0), OUT);
+	emit(&p, MOV_REG(R7, R0));
+	emit(&p, MOV_IMM(R1, 1));
+	emit(&p, XADD(R7, R1, H_HITS * 8));
+	emit(&p, MOV_REG(R1, R6));
+	emit(&p, CALL(BPF_FUNC_get_func_ip));
+	emit(&p, STX(BPF_DW, R7, R0, H_IP * 8));
+	emit(&p, MOV_REG(R1, R6));
+	emit(&p, CALL(BPF_FUNC_get_func_arg_cnt));
+	emit(&p, STX(BPF_DW, R7, R0, H_ARG_CNT * 8));
+	emit(&p, ST_IMM(BPF_DW, FP, -16, 0));
+	emit(&p, MOV_REG(R1, R6));
+	emit(&p, MOV_IMM(R2, 0));
+	emit(&p, MOV_REG(R3, FP));
+	emit(&p, ADD_IMM(R3, -16));
+	emit(&p, CALL(BPF_FUNC_get_func_arg));
+	emit(&p, STX(BPF_DW, R7, R0, H_ARG_RC * 8));
+	emit(&p, LDX(BPF_DW, R1, FP, -16));
+	emit(&p, STX(BPF_DW, R7, R1, H_ARG0 * 8));
+	emit(&p, MOV_REG(R1, R6));
+	emit(&p, MOV_IMM(R2, BAD_ARG));
+	emit(&p, MOV_REG(R3, FP));
+	emit(&p, ADD_IMM(R3, -16));
+	emit(&p, CALL(BPF_FUNC_get_func_arg));
+	emit(&p, STX(BPF_DW, R7, R0, H_BAD_RC * 8));
+	if (fexit) {
+		emit(&p, ST_IMM(BPF_DW, FP, -24, 0));
+		emit(&p, MOV_REG(R1, R6));
+		emit(&p, MOV_REG(R2, FP));
+		emit(&p, ADD_IMM(R2, -24));
+		emit(&p, CALL(BPF_FUNC_get_func_ret));
+		emit(&p, STX(BPF_DW, R7, R0, H_RET_RC * 8));
+		emit(&p, LDX(BPF_DW, R1, FP, -24));
+		emit(&p, STX(BPF_DW, R7, R1, H_RET * 8));
+	}
+	label(&p, OUT);
+	emit_exit(&p, 0);
+	return prog_load(&p, BPF_PROG_TYPE_TRACING, attach, btf_id);
+}
+
+/* One call of every bpf_fentry_testN (BPF_PROG_TEST_RUN); 0 or -errno */
+static int run_tests(void)
+{
+	union bpf_attr a;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.test.prog_fd = trigger;
+	err = sys_bpf(BPF_PROG_TEST_RUN, &a);
+	return err;
+}
+
+/*
+ * Calls function f f+1 times (syscalls) or once (each test_run calls all
+ * six); the slots of the links in links[] count it: fentry cookie f + 1,
+ * fexit FEXIT_COOKIE0 + f, the plain fentry SLOT_FENTRY.
+ */
+struct attached {
+	bool fentry, fexit;	/* the multi links, over all NFUNC */
+	int plain;		/* the plain fentry link's function, or -1 */
+};
+
+static int round_calls(const struct attached *at)
+{
+	int err = 0;
+
+	for (int f = 0; f < NFUNC; f++) {
+		int calls = fn[f].nr >= 0 ? f + 1 : 1;
+
+		if (fn[f].nr >= 0)
+			for (int i = 0; i < calls; i++)
+				syscall(fn[f].nr);
+		if (at->fentry)
+			want[f + 1] += calls;
+		if (at->fexit)
+			want[FEXIT_COOKIE0 + f] += calls;
+		if (at->plain == f)
+			want[SLOT_FENTRY] += calls;
+	}
+	err = run_tests();
+	return err;
+}
+
+static int slot_read(uint32_t s, uint64_t *h)
+{
+	return elem_lookup(hits, &s, h);
+}
+
+/* 1 if every slot's count is what the calls made; differences printed */
+static int counts_ok(void)
+{
+	uint64_t h[NR_H];
+	int ok = 1;
+
+	for (uint32_t s = 0; s < NSLOT; s++) {
+		int err = slot_read(s, h);
+
+		if (err || h[H_HITS] != want[s]) {
+			printf("# slot %u: %llu calls counted, %llu made (%s)\n",
+			       s, (unsigned long long)h[H_HITS],
+			       (unsigned long long)want[s], err_name(err));
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
+static int round_ok(const struct attached *at)
+{
+	int err = round_calls(at);
+
+	if (err)
+		printf("# BPF_PROG_TEST_RUN of the trigger: %s\n", err_name(err));
+	return !err && counts_ok();
+}
+
+/* What the slots of base + f hold against the functions; 1 if all right */
+static int slots_right(int base, bool fexit, const char *what,
+		       int (*check)(int f, const uint64_t *h, bool fexit))
+{
+	uint64_t h[NR_H];
+	int ok = 1;
+
+	for (int f = 0; f < NFUNC; f++) {
+		if (slot_read(base + f, h)) {
+			printf("# %s: slot %d unreadable\n", what, base + f);
+			ok = 0;
+			continue;
+		}
+		ok &= check(f, h, fexit);
+	}
+	return ok;
+}
+
+static int check_ip(int f, const uint64_t *h, bool fexit)
+{
+	(void)fexit;
+	if (h[H_IP] == fn[f].addr)
+		return 1;
+	printf("# %s: bpf_get_func_ip %#llx, kallsyms %#llx\n", fn[f].name,
+	       (unsigned long long)h[H_IP], (unsigned long long)fn[f].addr);
+	return 0;
+}
+
+static int check_args(int f, const uint64_t *h, bool fexit)
+{
+	int ok = h[H_ARG_CNT] == fn[f].nargs &&
+		 (int64_t)h[H_BAD_RC] == -EINVAL &&
+		 (fn[f].nargs ? h[H_ARG_RC] == 0 : (int64_t)h[H_ARG_RC] == -EINVAL) &&
+		 (fn[f].nr >= 0 || h[H_ARG0] == fn[f].arg0);
+
+	(void)fexit;
+	if (!ok)
+		printf("# %s: arg_cnt %lld (BTF %u), arg 0 = %lld (rc %lld, "
+		       "called with %lld), arg %d rc %lld\n", fn[f].name,
+		       (long long)h[H_ARG_CNT], fn[f].nargs,
+		       (long long)h[H_ARG0], (long long)h[H_ARG_RC],
+		       fn[f].nr >= 0 ? -1LL : (long long)fn[f].arg0, BAD_ARG,
+		       (long long)h[H_BAD_RC]);
+	return ok;
+}
+
+static int check_ret(int f, const uint64_t *h, bool fexit)
+{
+	uint64_t ret = f == F_GETPID ? (uint64_t)self : fn[f].ret;
+
+	(void)fexit;
+	if (fn[f].nr >= 0 && f != F_GETPID)
+		return 1;	/* the other syscalls' values are not checked */
+	if (h[H_RET_RC] == 0 && h[H_RET] == ret)
+		return 1;
+	printf("# %s: bpf_get_func_ret %lld (rc %lld), want %lld\n",
+	       fn[f].name, (long long)h[H_RET], (long long)h[H_RET_RC],
+	       (long long)ret);
+	return 0;
+}
+
+/* ---- files ---- */
+
+/* /sys/kernel/tracing/enabled_functions, whole; NULL on error */
+static char *enabled_functions(size_t *len)
+{
+	char *s = (char *)read_whole_file(TRACEFS "/enabled_functions", len);
+
+	return s;
+}
+
+/* 1 if the two reads are the same bytes; the first difference printed */
+static int same_bytes(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t i;
+
+	if (!a || !b)
+		return 0;
+	if (alen == blen && !memcmp(a, b, alen))
+		return 1;
+	for (i = 0; i < alen && i < blen && a[i] == b[i]; i++)
+		;
+	printf("# enabled_functions: %zu bytes before, %zu after, first "
+	       "difference at byte %zu: '%.60s' / '%.60s'\n", alen, blen, i,
+	       i < alen ? a + i : "", i < blen ? b + i : "");
+	return 0;
+}
+
+/* The value of "key:\t" in /proc/self/fdinfo/fd, or "" */
+static const char *fdinfo(int fd, const char *key)
+{
+	static char val[128];
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	FILE *f;
+
+	val[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return val;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		snprintf(val, sizeof(val), "%s", line + klen + 1 +
+			 strspn(line + klen + 1, " \t"));
+		val[strcspn(val, "\n")] = '\0';
+		break;
+	}
+	fclose(f);
+	return val;
+}
+
+/* fdinfo and bpf_link_info of a multi link over cnt functions */
+static void check_link_info(int link, uint32_t type, uint32_t cnt)
+{
+	struct bpf_link_info info;
+	union bpf_attr a;
+	char lt[128], at[128], fc[128], want_at[16], want_fc[16];
+	int err;
+
+	snprintf(lt, sizeof(lt), "%s", fdinfo(link, "link_type"));
+	snprintf(at, sizeof(at), "%s", fdinfo(link, "attach_type"));
+	snprintf(fc, sizeof(fc), "%s", fdinfo(link, "func_cnt"));
+	snprintf(want_at, sizeof(want_at), "%u", type);
+	snprintf(want_fc, sizeof(want_fc), "%u", cnt);
+	result(!strcmp(lt, "tracing_multi") && !strcmp(at, want_at) &&
+	       !strcmp(fc, want_fc),
+	       "fdinfo of the %u link: link_type '%s', attach_type '%s', "
+	       "func_cnt '%s'", type, lt, at, fc);
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = link;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uintptr_t)&info;
+	err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a);
+	result(!err && info.type == LINK_TYPE_TRACING_MULTI &&
+	       info.tracing.attach_type == type,
+	       "bpf_link_info of the %u link: %s, type %u, attach_type %u",
+	       type, err_name(err), info.type, info.tracing.attach_type);
+}
+
+/* ---- the kernel ---- */
+
+/* "(baseline)" for a kbench baseline kernel, else "(<release>)" */
+static const char *kernel_name(void)
+{
+	static char buf[sizeof(((struct utsname *)0)->release) + 4];
+	struct utsname u;
+
+	if (uname(&u))
+		return "(unknown kernel)";
+	if (strstr(u.release, "-kb-baseline"))
+		return "(baseline)";
+	snprintf(buf, sizeof(buf), "(%s)", u.release);
+	return buf;
+}
+
+/*
+ * The presence case: -1 to go on, else main's exit status (0: absent,
+ * said as an ok line; 1: a kernel that names the type cannot load it).
+ */
+static int presence(void)
+{
+	int64_t v = 0;
+	int named = !btf_enum_value("bpf_attach_type", "BPF_TRACE_FENTRY_MULTI",
+				    &v);
+	int fd = ret0_prog(TRACE_FENTRY_MULTI, 0, 0);
+
+	if (fd == -EINVAL && !named) {
+		result(1, "tracing_multi absent on this kernel %s: a "
+		       "BPF_TRACE_FENTRY_MULTI (59) program load gives EINVAL "
+		       "and the BTF's enum bpf_attach_type has no "
+		       "BPF_TRACE_FENTRY_MULTI; no further case runs",
+		       kernel_name());
+		return tap_done();
+	}
+	result(fd >= 0 && (!named || v == TRACE_FENTRY_MULTI),
+	       "tracing_multi present on this kernel %s: a "
+	       "BPF_TRACE_FENTRY_MULTI (59) program loads (%s; the BTF %s)",
+	       kernel_name(), fd_err_name(fd),
+	       named ? (v == TRACE_FENTRY_MULTI ? "names it, 59" :
+			"names it with another value") : "does not name it");
+	if (fd < 0)
+		return tap_done();
+	close(fd);
+	return -1;
+}
+
+struct name_query {
+	uint32_t kind;
+	const char *name;
+};
+
+static long find_type(const struct btf_at *at, void *arg)
+{
+	const struct name_query *q = arg;
+
+	return BTF_INFO_KIND(at->t.info) == q->kind &&
+	       !strcmp(btf_str(at, at->t.name_off), q->name) ? at->id : 0;
+}
+
+/* The id of the BTF type of kind called name, or -errno */
+static long btf_type_id(uint32_t kind, const char *name)
+{
+	struct name_query q = { kind, name };
+	long id = btf_walk(find_type, &q);
+
+	return id ? id : -ENOENT;
+}
+
+/* The functions' BTF ids, argument counts and addresses; 0 or -errno */
+static int resolve_funcs(const struct name_set *ks)
+{
+	struct btf_file bf;
+	struct btf_at at;
+	int err = btf_open(&bf), n;
+
+	if (err)
+		return err;
+	for (int f = 0; f < NFUNC; f++) {
+		const struct name_count *k = name_set_find(ks, fn[f].name);
+		long id = btf_func_id(fn[f].name);
+
+		if (id < 0 || !k || k->count != 1 || !btf_at(&bf, id, &at) ||
+		    (n = btf_func_traceable(&bf, &at)) < 0) {
+			printf("# %s: BTF id %ld, %d kallsyms entries\n",
+			       fn[f].name, id, k ? k->count : 0);
+			err = -ENOENT;
+			break;
+		}
+		fn[f].id = id;
+		fn[f].nargs = n;
+		fn[f].addr = k->addr;
+	}
+	btf_close(&bf);
+	return err;
+}
+
+/* ---- the cases ---- */
+
+static void case_fsession_and_verifier(void)
+{
+	union bpf_attr a;
+	struct prog p;
+	int fd;
+
+	fd = ret0_prog(TRACE_FSESSION_MULTI, 0, 0);
+	result(fd == -EOPNOTSUPP,
+	       "a BPF_TRACE_FSESSION_MULTI (61) program does not load: %s "
+	       "(EOPNOTSUPP: fsession is not backported)", fd_err_name(fd));
+	close_fd(fd);
+
+	/* r2 = *(u64 *)(r1 + 0): the stub has no arguments to read */
+	prog_init(&p);
+	emit(&p, LDX(BPF_DW, R2, R1, 0));
+	emit_exit(&p, 0);
+	prog_resolve(&p);
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACING;
+	a.expected_attach_type = TRACE_FENTRY_MULTI;
+	a.insns = (uintptr_t)p.insn;
+	a.insn_cnt = p.n;
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	vlog[0] = '\0';
+	fd = sys_bpf(BPF_PROG_LOAD, &a);
+	result(fd < 0 && strstr(vlog, "bpf_get_func_arg"),
+	       "direct ctx access in an fentry.multi program is rejected "
+	       "(%s) with a verifier log that names bpf_get_func_arg",
+	       fd_err_name(fd));
+	if (fd >= 0 || !strstr(vlog, "bpf_get_func_arg"))
+		print_vlog();
+	close_fd(fd);
+}
+
+static void case_fentry_fexit(int *fentry, int *fexit)
+{
+	struct attached at = { .plain = -1 };
+	uint32_t ids[NFUNC];
+	uint64_t ck[NFUNC], ck_x[NFUNC];
+	int pe, px;
+
+	for (int f = 0; f < NFUNC; f++) {
+		ids[f] = fn[f].id;
+		ck[f] = f + 1;
+		ck_x[f] = FEXIT_COOKIE0 + f;
+	}
+	pe = count_prog(TRACE_FENTRY_MULTI, 0, -1);
+	px = count_prog(TRACE_FEXIT_MULTI, 0, -1);
+	*fentry = pe < 0 ? pe : tm_link(pe, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
+	result(*fentry >= 0, "fentry.multi counting program (%s) linked to "
+	       "%d functions with cookies (%s)", fd_err_name(pe), NFUNC,
+	       fd_err_name(*fentry));
+	if (*fentry < 0)
+		goto out;
+	at.fentry = true;
+	check_link_info(*fentry, TRACE_FENTRY_MULTI, NFUNC);
+	result(round_ok(&at), "fentry.multi: every call of the %d functions "
+	       "counted in its cookie's slot, exactly", NFUNC);
+	result(slots_right(1, false, "fentry", check_ip),
+	       "fentry.multi: bpf_get_func_ip is each function's kallsyms "
+	       "address (so each cookie came with its function)");
+	result(slots_right(1, false, "fentry", check_args),
+	       "fentry.multi: bpf_get_func_arg_cnt is the BTF's count, "
+	       "bpf_get_func_arg(0) the caller's argument, arg %d EINVAL",
+	       BAD_ARG);
+
+	*fexit = px < 0 ? px : tm_link(px, TRACE_FEXIT_MULTI, ids, ck_x, NFUNC);
+	result(*fexit >= 0, "fexit.multi counting program (%s) linked to the "
+	       "same functions (%s)", fd_err_name(px), fd_err_name(*fexit));
+	if (*fexit < 0)
+		goto out;
+	at.fexit = true;
+	check_link_info(*fexit, TRACE_FEXIT_MULTI, NFUNC);
+	result(round_ok(&at), "fentry.multi and fexit.multi on the same "
+	       "functions: both count every call");
+	result(slots_right(FEXIT_COOKIE0, true, "fexit", check_ret),
+	       "fexit.multi: bpf_get_func_ret is getpid()'s pid and each "
+	       "bpf_fentry_testN's return value");
+	result(slots_right(FEXIT_COOKIE0, true, "fexit", check_ip) &&
+	       slots_right(FEXIT_COOKIE0, true, "fexit", check_args),
+	       "fexit.multi: func_ip, arg_cnt and arg 0 as for fentry");
+	close(*fexit);
+	*fexit = -1;
+	at.fexit = false;
+	result(round_ok(&at), "fexit.multi detached: it stops, fentry.multi "
+	       "counts on");
+out:
+	close_fd(pe);
+	close_fd(px);
+}
+
+/*
+ * One link create's outcome: want is -errno, or 0 for a link (alt, if
+ * not 0, is another acceptable -errno). A link made is closed.
+ */
+static void expect(int got, int want, int alt, const char *what)
+{
+	bool good = want ? got == want || (alt && got == alt) : got >= 0;
+
+	result(good, "%s: %s (want %s%s%s)", what,
+	       got >= 0 ? "linked" : err_name(got),
+	       want ? err_name(want) : "linked", alt ? " or " : "",
+	       alt ? err_name(alt) : "");
+	if (got >= 0)
+		close(got);
+}
+
+/* The first BTF FUNC by name that kallsyms has once in the kernel text
+ * and ftrace cannot patch; its id, or 0 */
+static uint32_t notrace_func(const struct name_set *ks, const char **name)
+{
+	const struct name_count *st = name_set_find(ks, "_stext");
+	const struct name_count *et = name_set_find(ks, "_etext");
+	struct name_set ftr = { 0 };
+	struct btf_file bf;
+	struct btf_at at;
+	uint32_t best = 0;
+	static char best_name[256];
+
+	if (read_ftrace_funcs(&ftr) || btf_open(&bf)) {
+		name_set_free(&ftr);
+		return 0;
+	}
+	for (uint32_t id = 1; id < bf.n; id++) {
+		const char *s;
+		const struct name_count *k;
+
+		btf_at(&bf, id, &at);
+		if (BTF_INFO_KIND(at.t.info) != BTF_KIND_FUNC)
+			continue;
+		s = btf_str(&at, at.t.name_off);
+		k = name_set_find(ks, s);
+		if (!k || k->count != 1 || name_set_find(&ftr, s) ||
+		    (st && k->addr < st->addr) || (et && k->addr >= et->addr) ||
+		    btf_func_traceable(&bf, &at) < 0)
+			continue;
+		if (!best || strcmp(s, best_name) < 0) {
+			best = id;
+			snprintf(best_name, sizeof(best_name), "%s", s);
+		}
+	}
+	btf_close(&bf);
+	name_set_free(&ftr);
+	*name = best_name;
+	return best;
+}
+
+static void case_errors(int prog, const struct name_set *ks)
+{
+	uint32_t ids[3] = { fn[0].id, fn[1].id, fn[0].id }, bad;
+	struct tm_link_create a;
+	size_t blen = 0, alen = 0;
+	char *before, *after;
+	const char *name = "";
+	char what[400];
+	long id;
+	int fprog, got, flink;
+
+	expect(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, 0), -EINVAL, 0,
+	       "cnt 0");
+	expect(tm_link(prog, TRACE_FENTRY_MULTI, NULL, NULL, 1), -EINVAL, 0,
+	       "ids NULL");
+	expect(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, MULTI_MAX_CNT + 1),
+	       -E2BIG, 0, "cnt (1 << 20) + 1");
+	a = (struct tm_link_create){ .prog_fd = prog, .flags = 1,
+		.attach_type = TRACE_FENTRY_MULTI, .ids = (uintptr_t)ids,
+		.cnt = 1 };
+	expect(tm_link_attr(&a), -EINVAL, 0, "flags 1");
+	a.flags = 0;
+	a.target_fd = 1;
+	expect(tm_link_attr(&a), -EINVAL, 0, "target_fd 1");
+
+	before = enabled_functions(&blen);
+	got = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, 3);
+	after = enabled_functions(&alen);
+	expect(got, -EINVAL, 0, "duplicate ids (f0, f1, f0)");
+	result(same_bytes(before, blen, after, alen),
+	       "duplicate ids: enabled_functions byte-identical (%zu bytes)",
+	       blen);
+	free(before);
+	free(after);
+
+	id = btf_func_id("do_exit");
+	if (id < 0) {
+		result(0, "do_exit's BTF id (%s)", err_name(id));
+	} else {
+		int xp = ret0_prog(TRACE_FEXIT_MULTI, 0, 0);
+
+		bad = id;
+		expect(xp < 0 ? xp : tm_link(xp, TRACE_FEXIT_MULTI, &bad, NULL, 1),
+		       -EINVAL, 0, "fexit.multi on do_exit (noreturn)");
+		close_fd(xp);
+		expect(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), 0, 0,
+		       "fentry.multi on do_exit is allowed");
+	}
+	id = btf_type_id(BTF_KIND_STRUCT, "task_struct");
+	bad = id < 0 ? 0 : id;
+	expect(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), -EINVAL, 0,
+	       "the id of struct task_struct");
+	bad = 0x7fffffff;
+	expect(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), -EINVAL, 0,
+	       "an id past the BTF's last type");
+
+	bad = notrace_func(ks, &name);
+	if (!bad) {
+		result(0, "a BTF function in the kernel text that ftrace "
+		       "cannot patch: none found");
+		return;
+	}
+	fprog = ret0_prog(BPF_TRACE_FENTRY, bad, 0);
+	flink = fprog < 0 ? fprog : fentry_link(fprog);
+	close_fd(fprog);
+	close_fd(flink);
+	snprintf(what, sizeof(what), "%s (id %u), which ftrace cannot patch "
+		 "(a plain fentry link there: %s)", name, bad,
+		 flink >= 0 ? "linked" : err_name(flink));
+	expect(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), -EINVAL,
+	       flink < 0 ? flink : 0, what);
+}
+
+static void case_sleepable(void)
+{
+	uint32_t ok_ids[2] = { fn[F_GETPID].id, fn[0].id };
+	uint32_t bad_ids[2] = { fn[F_GETPID].id, fn[NSYS].id };
+	int sp = ret0_prog(TRACE_FENTRY_MULTI, 0, BPF_F_SLEEPABLE);
+
+	result(sp >= 0, "a sleepable fentry.multi program loads (%s)",
+	       fd_err_name(sp));
+	if (sp < 0)
+		return;
+	expect(tm_link(sp, TRACE_FENTRY_MULTI, ok_ids, NULL, 2), 0, 0,
+	       "sleepable fentry.multi on two syscalls (error-injectable)");
+	expect(tm_link(sp, TRACE_FENTRY_MULTI, bad_ids, NULL, 2), -EINVAL, 0,
+	       "sleepable fentry.multi with bpf_fentry_test1 (not "
+	       "sleepable) among them");
+	close(sp);
+}
+
+static void case_intersection(void)
+{
+	struct attached at = { .plain = 0 };
+	uint32_t ids[NFUNC];
+	uint64_t ck[NFUNC];
+	int pe, mp, fl, ml;
+
+	for (int f = 0; f < NFUNC; f++) {
+		ids[f] = fn[f].id;
+		ck[f] = f + 1;
+	}
+	pe = count_prog(BPF_TRACE_FENTRY, fn[0].id, SLOT_FENTRY);
+	fl = pe < 0 ? pe : fentry_link(pe);
+	close_fd(pe);
+	mp = count_prog(TRACE_FENTRY_MULTI, 0, -1);
+	ml = mp < 0 ? mp : tm_link(mp, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
+	at.fentry = ml >= 0;
+	result(fl >= 0 && ml >= 0 && round_ok(&at),
+	       "intersection: an fentry link on %s (%s), then fentry.multi "
+	       "over it and the others (%s): both count every call",
+	       fn[0].name, fd_err_name(fl), fd_err_name(ml));
+	close_fd(ml);
+	at.fentry = false;
+	result(fl >= 0 && round_ok(&at), "intersection: the multi link "
+	       "closed, the fentry link counts on");
+	ml = mp < 0 ? mp : tm_link(mp, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
+	at.fentry = ml >= 0;
+	close_fd(fl);
+	at.plain = -1;
+	result(ml >= 0 && round_ok(&at), "intersection: multi linked again "
+	       "(%s), the fentry link closed: the multi link counts on",
+	       fd_err_name(ml));
+	close_fd(ml);
+	close_fd(mp);
+	at.fentry = false;
+	result(round_ok(&at), "intersection: everything closed, nothing "
+	       "counts");
+}
+
+static void case_rollback(int prog)
+{
+	int progs[MAX_TRAMP_LINKS], links[MAX_TRAMP_LINKS], n = 0, got;
+	uint32_t ids[NFUNC];
+	size_t blen = 0, alen = 0;
+	char *before, *after;
+	int full = NFUNC - 1;	/* bpf_fentry_test6's trampoline */
+
+	for (n = 0; n < MAX_TRAMP_LINKS; n++) {
+		progs[n] = ret0_prog(BPF_TRACE_FENTRY, fn[full].id, 0);
+		links[n] = progs[n] < 0 ? progs[n] : fentry_link(progs[n]);
+		if (links[n] < 0)
+			break;
+	}
+	result(n == MAX_TRAMP_LINKS, "rollback: %d fentry links on %s "
+	       "(first error %s)", n, fn[full].name,
+	       n < MAX_TRAMP_LINKS ? err_name(links[n]) : "none");
+	if (n == MAX_TRAMP_LINKS) {
+		for (int f = 0; f < NFUNC; f++)
+			ids[f] = fn[f].id;
+		before = enabled_functions(&blen);
+		got = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, NFUNC);
+		after = enabled_functions(&alen);
+		expect(got, -E2BIG, 0, "rollback: fentry.multi over 13 "
+		       "functions and the full one (last)");
+		result(same_bytes(before, blen, after, alen),
+		       "rollback: enabled_functions byte-identical after the "
+		       "failed attach (%zu bytes)", blen);
+		free(before);
+		free(after);
+		got = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, NFUNC - 1);
+		expect(got, 0, 0, "rollback: the 13 others attach after it");
+	}
+	for (int i = 0; i <= n && i < MAX_TRAMP_LINKS; i++) {
+		close_fd(links[i]);
+		close_fd(progs[i]);
+	}
+}
+
+/* Bytes in slab objects (/proc/slabinfo: active_objs * objsize) */
+static long long slab_bytes(void)
+{
+	char line[512], name[128];
+	long long total = 0, active, num, size;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %lld %lld %lld", name, &active, &num,
+			   &size) == 4)
+			total += active * size;
+	fclose(f);
+	return total;
+}
+
+/* Slab bytes once the frees the last detach queued are done: the
+ * smallest of a few reads 200 ms apart */
+static long long slab_settled(void)
+{
+	const struct timespec pause = { .tv_nsec = 200 * 1000 * 1000 };
+	long long best = -1, b;
+
+	for (int i = 0; i < 10; i++) {
+		nanosleep(&pause, NULL);
+		b = slab_bytes();
+		if (b >= 0 && (best < 0 || b < best))
+			best = b;
+	}
+	return best;
+}
+
+static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
+			unsigned long cycles)
+{
+	/* after the second cycle, the others may add at most this */
+	const long long tolerance = 512 * 1024;
+	long long s2 = -1, s_end = -1;
+	uint32_t *ids = calloc(nf, sizeof(*ids));
+	size_t blen = 0, alen = 0;
+	char *start, *now;
+	unsigned long c, attached = 0, same = 0;
+	int first_err = 0;
+	struct timespec t0, t1;
+
+	if (!ids || all->n < nf) {
+		result(0, "%lu functions by lib/traceable.h's rule: %zu found",
+		       nf, all->n);
+		free(ids);
+		return;
+	}
+	for (unsigned long i = 0; i < nf; i++)
+		ids[i] = all->f[i].id;
+	printf("# the %lu functions: %s ... %s (FNV-1a %016llx)\n", nf,
+	       all->f[0].name, all->f[nf - 1].name,
+	       (unsigned long long)tfuncs_hash(all, nf));
+	start = enabled_functions(&blen);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (c = 0; c < cycles; c++) {
+		int l = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, nf);
+
+		if (l >= 0) {
+			attached++;
+			close(l);
+		} else if (!first_err) {
+			first_err = l;
+		}
+		now = enabled_functions(&alen);
+		if (start && now && alen == blen && !memcmp(start, now, blen))
+			same++;
+		else if (c + 1 == cycles)
+			same_bytes(start, blen, now, alen);
+		free(now);
+		if (c == 1)
+			s2 = slab_settled();
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s_end = slab_settled();
+	result(attached == cycles, "%lu cycles of fentry.multi over %lu "
+	       "functions: %lu attached (first error %s) in %.1f s", cycles,
+	       nf, attached, first_err ? err_name(first_err) : "none",
+	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	result(same == cycles, "after each detach enabled_functions is its "
+	       "start, byte for byte (%lu of %lu cycles, %zu bytes)", same,
+	       cycles, blen);
+	result(s2 >= 0 && s_end - s2 <= tolerance,
+	       "slab bytes after cycle 2: %lld, after cycle %lu: %lld "
+	       "(growth %lld, tolerance %lld)", s2, cycles, s_end,
+	       s_end - s2, tolerance);
+	free(start);
+	free(ids);
+}
+
+/* ---- attach and detach while other CPUs call the functions ---- */
+
+static atomic_bool stop;
+
+static void *caller(void *arg)
+{
+	long cpu = (long)arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (!atomic_load(&stop)) {
+		for (int f = 0; f < NSYS; f++)
+			syscall(fn[f].nr);
+		run_tests();
+	}
+	return NULL;
+}
+
+static void case_concurrent(int rounds)
+{
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), nth = 0, ok = 0, err = 0;
+	pthread_t th[64];
+	uint32_t ids[NFUNC];
+	uint64_t ck[NFUNC], total = 0, h[NR_H], after = 0;
+	int prog;
+	cpu_set_t set;
+
+	if (ncpu < 2) {
+		result(0, "attach/detach while other CPUs call the targets: "
+		       "needs 2 CPUs or more, this guest has %d", ncpu);
+		return;
+	}
+	for (int f = 0; f < NFUNC; f++) {
+		ids[f] = fn[f].id;
+		ck[f] = f + 1;
+	}
+	memset(want, 0, sizeof(want));
+	for (uint32_t s = 0; s < NSLOT; s++)
+		elem_update(hits, &s, (uint64_t[NR_H]){ 0 }, BPF_ANY);
+	prog = count_prog(TRACE_FENTRY_MULTI, 0, -1);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	atomic_store(&stop, false);
+	for (long c = 1; c < ncpu && nth < 64; c++)
+		if (!pthread_create(&th[nth], NULL, caller, (void *)c))
+			nth++;
+	for (int r = 0; prog >= 0 && r < rounds; r++) {
+		int l = tm_link(prog, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
+
+		if (l < 0) {
+			if (!err)
+				err = l;
+			continue;
+		}
+		ok++;
+		usleep(2000);
+		close(l);
+	}
+	atomic_store(&stop, true);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	for (uint32_t s = 1; s <= NFUNC; s++)
+		if (!slot_read(s, h))
+			total += h[H_HITS];
+	/* nothing is attached now: another round must not count */
+	for (int f = 0; f < NSYS; f++)
+		syscall(fn[f].nr);
+	run_tests();
+	for (uint32_t s = 1; s <= NFUNC; s++)
+		if (!slot_read(s, h))
+			after += h[H_HITS];
+	result(prog >= 0 && ok == rounds && total > 0 && after == total,
+	       "%d attach/detach rounds of fentry.multi over %d functions "
+	       "while %d threads on CPUs 1..%d call them: %d attached (first "
+	       "error %s), %llu calls counted, none after the last detach "
+	       "(%llu)", rounds, NFUNC, nth, ncpu - 1, ok,
+	       err ? err_name(err) : "none", (unsigned long long)total,
+	       (unsigned long long)(after - total));
+	close_fd(prog);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long cycles = 20, nf = 1000;
+	struct name_set ks = { 0 };
+	struct tfuncs all = { 0 };
+	int opt, r, prog, fentry = -1, fexit = -1;
+	long id;
+
+	while ((opt = getopt(argc, argv, "c:n:")) != -1) {
+		switch (opt) {
+		case 'c':
+			cycles = strtoul(optarg, NULL, 10);
+			break;
+		case 'n':
+			nf = strtoul(optarg, NULL, 10);
+			break;
+		default:
+			fprintf(stderr, "usage: tmcheck [-c CYCLES] [-n FUNCS]\n");
+			return 2;
+		}
+	}
+	if (optind < argc || !cycles || !nf) {
+		fprintf(stderr, "usage: tmcheck [-c CYCLES] [-n FUNCS]\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	self = getpid();
+
+	r = presence();
+	if (r >= 0)
+		return r;
+	r = tracefs_mount();
+	if (!r)
+		r = read_kallsyms(&ks);
+	if (!r)
+		r = resolve_funcs(&ks);
+	result(!r, "tracefs, kallsyms and the BTF ids of the %d functions "
+	       "(%s)", NFUNC, err_name(r));
+	if (r)
+		return tap_done();
+	hits = map_create(BPF_MAP_TYPE_ARRAY, 4, NR_H * 8, NSLOT, 0, 0);
+	id = btf_func_id("bpf_fentry_test1");
+	trigger = hits < 0 || id < 0 ? -ENOENT :
+		  ret0_prog(BPF_TRACE_FENTRY, id, 0);
+	r = trigger < 0 ? trigger : run_tests();
+	result(hits >= 0 && !r, "the hits map (%s) and the BPF_PROG_TEST_RUN "
+	       "trigger of bpf_fentry_test1..6 (%s)", fd_err_name(hits),
+	       err_name(r));
+	if (hits < 0 || r)
+		return tap_done();
+
+	case_fsession_and_verifier();
+	case_fentry_fexit(&fentry, &fexit);
+	close_fd(fentry);
+	close_fd(fexit);
+	result(round_ok(&(struct attached){ .plain = -1 }),
+	       "all multi links closed: nothing counts");
+
+	prog = ret0_prog(TRACE_FENTRY_MULTI, 0, 0);
+	if (prog < 0) {
+		result(0, "a trivial fentry.multi program (%s)",
+		       err_name(prog));
+		return tap_done();
+	}
+	case_errors(prog, &ks);
+	case_sleepable();
+	case_intersection();
+	case_rollback(prog);
+
+	r = traceable_funcs(&all);
+	if (r)
+		result(0, "the traceable functions (%s)", err_name(r));
+	else
+		printf("# traceable functions: %zu of %zu BTF functions "
+		       "(not in ftrace %zu, not once in kallsyms %zu, "
+		       "aliases %zu, prototype %zu, skipped %zu)\n", all.n,
+		       all.btf_funcs, all.not_ftrace, all.not_kallsyms,
+		       all.alias, all.proto, all.skipped);
+	if (!r)
+		case_cycles(prog, &all, nf, cycles);
+	case_concurrent(50);
+	close(prog);
+	tfuncs_free(&all);
+	name_set_free(&ks);
+	return tap_done();
+}
