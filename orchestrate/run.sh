@@ -114,20 +114,21 @@ fi
 # (kbbench check) with the arguments the guest will give it: a typo
 # fails here, naming the workload file and line, before any boot.
 check_point() {
-	local bench=$1 variant=$2 point=$3 msg line kv k
+	local bench=$1 variant=$2 point=$3 reps=$5 warmup=$6 msg line kv k
 	local -a args=() extra=() kvs=()
 	read -r -a args <<<"${WL[args]}"
 	read -r -a extra <<<"$4"
 	IFS=';' read -r -a kvs <<<"$point"
 	msg=$("$top/build/bench/kbbench" check "$bench" --workload "${WL[name]}" \
-		--variant "$variant" --point "$point" --reps "${WL[reps]}" \
-		--warmup "${WL[warmup]}" --clock "${WL[clock]}" "${args[@]}" "${extra[@]}" 2>&1) && return 0
+		--variant "$variant" --point "$point" --reps "$reps" \
+		--warmup "$warmup" --clock "${WL[clock]}" "${args[@]}" "${extra[@]}" 2>&1) && return 0
 	msg=${msg#kbbench: }
 	# the line to blame: the key whose value the bench refused
 	line=${WL_LINE[args]:-${WL_LINE[bench]}}
 	case "$msg" in
 	"no benchmark"*) line=${WL_LINE[bench]} ;;
-	*--reps*) line=${WL_LINE[reps]:-$line} ;;
+	*--reps*) line=${WL_LINE[reps]:-$line}
+		[ "$reps" = "${WL[reps]}" ] || line=${WL_LINE[reps_at]:-$line} ;;
 	*--warmup*) line=${WL_LINE[warmup]:-$line} ;;
 	*--clock*) line=${WL_LINE[clock]:-$line} ;;
 	esac
@@ -174,8 +175,10 @@ for f in "${wls[@]}"; do
 			while IFS=$'\t' read -r pt pargs; do
 				point="vcpus=$v"
 				[ "$pt" = none ] || point="$point;$pt"
-				check_point "${WL[bench]}" "$variant" "$point" "$pargs"
-				plan_lines[$v]+="${WL[name]}	${WL[bench]}	$variant	$point	${WL[reps]}	${WL[warmup]}	${WL[clock]}	${WL[args]}	$pargs
+				# reps_at: fewer samples at a slow point, never none
+				read -r reps warmup < <(wl_reps_at "$variant" "$pt")
+				check_point "${WL[bench]}" "$variant" "$point" "$pargs" "$reps" "$warmup"
+				plan_lines[$v]+="${WL[name]}	${WL[bench]}	$variant	$point	$reps	$warmup	${WL[clock]}	${WL[args]}	$pargs
 "
 			done < <(wl_points)
 		done

@@ -11,7 +11,7 @@ declare -gA WL_LINE
 WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
-WL_KEYS="name description bench args variants base_variant reps warmup mem clock timeout disks primary table table_metric model"
+WL_KEYS="name description bench args variants base_variant reps reps_at warmup mem clock timeout disks primary table table_metric model"
 
 wl_known_key() {
 	local k=$1
@@ -104,7 +104,79 @@ wl_load() {
 		esac
 	done
 	wl_check_variants "$file"
+	wl_check_reps_at "$file"
 	return 0
+}
+
+# reps_at: fewer samples at the points that are too slow for reps (say
+# why in a comment next to it): space-separated entries
+#   VARIANT@PARAM=VALUE[,PARAM=VALUE...]:REPS[/WARMUP]
+# VARIANT is one of variants or '*'; an entry applies to each point
+# whose parameters include every PARAM=VALUE. The first entry that
+# applies sets the point's reps (at most reps) and warm-up (default 0).
+# The plan keeps the point: it is never dropped.
+wl_check_reps_at() {
+	local file=$1 e v rest kvs r w kv k
+	local -
+	set -f
+	for e in ${WL[reps_at]:-}; do
+		v=${e%%@*} rest=${e#*@}
+		kvs=${rest%%:*} r=${rest#*:}
+		w=0
+		case "$r" in */*) w=${r#*/} r=${r%%/*} ;; esac
+		case "$e" in
+		*@*:*) ;;
+		*) kb_die "$file:${WL_LINE[reps_at]}: reps_at: '$e' is not VARIANT@PARAM=VALUE[,PARAM=VALUE]:REPS[/WARMUP]" ;;
+		esac
+		case " ${WL[variants]} * " in
+		*" $v "*) ;;
+		*) kb_die "$file:${WL_LINE[reps_at]}: reps_at: '$e': variant '$v' is not one of variants (${WL[variants]}) or *" ;;
+		esac
+		for kv in ${kvs//,/ }; do
+			k=${kv%%=*}
+			case "$kv" in
+			*=?*) ;;
+			*) kb_die "$file:${WL_LINE[reps_at]}: reps_at: '$e': '$kv' is not PARAM=VALUE" ;;
+			esac
+			if [ "$k" = vcpus ] || [ -z "${WL[matrix.$k]:-}" ]; then
+				kb_die "$file:${WL_LINE[reps_at]}: reps_at: '$e': '$k' is not a matrix parameter (matrix.$k; vcpus is per boot)"
+			fi
+		done
+		case "$r$w" in
+		'' | *[!0-9]*) kb_die "$file:${WL_LINE[reps_at]}: reps_at: '$e': REPS and WARMUP must be whole numbers" ;;
+		esac
+		if [ "$r" -lt 1 ] || [ "$r" -gt "${WL[reps]}" ]; then
+			kb_die "$file:${WL_LINE[reps_at]}: reps_at: '$e': $r reps is not in 1..${WL[reps]} (reps)"
+		fi
+	done
+}
+
+# wl_reps_at VARIANT POINT: "REPS WARMUP" of the point (the label
+# "k=v;k2=v2" of wl_points) for the variant: reps_at's first entry that
+# applies, else reps and warmup.
+wl_reps_at() {
+	local variant=$1 point=$2 e v rest kvs r w kv hit
+	local -
+	set -f
+	for e in ${WL[reps_at]:-}; do
+		v=${e%%@*} rest=${e#*@}
+		kvs=${rest%%:*} r=${rest#*:}
+		w=0
+		case "$r" in */*) w=${r#*/} r=${r%%/*} ;; esac
+		[ "$v" = '*' ] || [ "$v" = "$variant" ] || continue
+		hit=1
+		for kv in ${kvs//,/ }; do
+			case ";$point;" in
+			*";$kv;"*) ;;
+			*) hit=0 ;;
+			esac
+		done
+		if [ "$hit" = 1 ]; then
+			echo "$r $w"
+			return
+		fi
+	done
+	echo "${WL[reps]} ${WL[warmup]}"
 }
 
 # base_variant: the variant the others are compared with on one kernel

@@ -8,7 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..9"
+echo "1..11"
 
 make_or_bail bench-tools
 # A kernel label that exists but is never booted: the plan fails first.
@@ -59,6 +59,20 @@ grep -q "plan: vcpus=1: 1 boots (a)" "$tmp/out" && grep -q "plan: estimated tota
 ok "$r" "the plan and a time estimate are printed before the first boot"
 grep -q "boot 1/1: a (fake) vcpus=1 boot 1/1 clock=icount, [0-9]*m[0-9]*s elapsed, .* left (estimated[^)]*)" "$tmp/out" && r=0 || r=1
 ok "$r" "the boot line shows elapsed time and an estimate of what is left"
+
+# reps_at: a slow point gets fewer samples in plan.tsv, and is kept
+rm -rf "$tmp/run"
+printf '%s\n' "${base[@]}" "matrix.loops = 5 10" "reps_at = default@loops=10:1" >"$tmp/t.wl"
+env KBENCH_CACHE="$tmp/cache" WORKLOADS="$tmp/t.wl" BOOTS=1 ACCEL=tcg \
+	timeout 20 "$top/orchestrate/run.sh" --run "$tmp/run" --kernel a=fake >"$tmp/out" 2>&1 || true
+got=$(cut -f4-6 "$tmp/run/payload/v1/plan.tsv" 2>/dev/null | tr '\t\n' ' |')
+[ "$got" = "vcpus=1;loops=5 3 1|vcpus=1;loops=10 1 0|" ] && r=0 || r=1
+ok "$r" "reps_at: plan.tsv has 1 rep and no warm-up at loops=10, the workload's 3 and 1 at loops=5 ($got)"
+[ "$r" = 0 ] || diag "$(cat "$tmp/out")"
+plan "reps_at: an entry with more reps than reps is named with its line" \
+	"t.wl:6: reps_at: 'default@loops=10:4': 4 reps is not in 1..3 (reps)" \
+	"${base[@]}" "matrix.loops = 5 10" "reps_at = default@loops=10:4"
+printf '%s\n' "${base[@]}" "args = --loops 5" >"$tmp/t.wl"
 
 # CLOCK= overrides the workload files' clock for the run.
 rm -rf "$tmp/run"

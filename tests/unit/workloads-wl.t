@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..19"
+echo "1..24"
 
 # Every shipped workload file loads.
 r=0
@@ -84,6 +84,38 @@ wl_rejects 'name = x\nbench = y\nmodle = cache\n' m.wl "m.wl:3: unknown key 'mod
 	"model: a typo of the key is named, with the key it means"
 wl_rejects 'name = x\nbench = y\njust words\n' w.wl "w.wl:3: expected 'key = value'" \
 	"a line that is not key = value is rejected with file:line"
+
+# reps_at: fewer samples at slow points, by variant and parameters
+cat >"$tmp/ra.wl" <<'WL'
+name = ra
+bench = bpf_attach
+variants = fentry kprobe_multi
+matrix.funcs = 1 1000 all
+matrix.size = 8 64
+reps = 10
+warmup = 2
+# fentry at 1000 and all takes hours: fewer samples there
+reps_at = fentry@funcs=1000:3 fentry@funcs=all,size=64:1/1 *@size=64:5/1
+WL
+wl_load "$tmp/ra.wl"
+got=$(for v in fentry kprobe_multi; do
+	while IFS=$'\t' read -r pt _; do printf '%s %s %s|' "$v" "$pt" "$(wl_reps_at "$v" "$pt")"; done < <(wl_points)
+done)
+want="fentry funcs=1;size=8 10 2|fentry funcs=1;size=64 5 1|fentry funcs=1000;size=8 3 0|fentry funcs=1000;size=64 3 0|"
+want+="fentry funcs=all;size=8 10 2|fentry funcs=all;size=64 1 1|"
+want+="kprobe_multi funcs=1;size=8 10 2|kprobe_multi funcs=1;size=64 5 1|kprobe_multi funcs=1000;size=8 10 2|"
+want+="kprobe_multi funcs=1000;size=64 5 1|kprobe_multi funcs=all;size=8 10 2|kprobe_multi funcs=all;size=64 5 1|"
+[ "$got" = "$want" ] && r=0 || { r=1; diag "got:  $got" "want: $want"; }
+ok "$r" "reps_at: the first entry whose variant and every PARAM=VALUE match sets reps and warm-up (0 unless given); other points keep reps"
+ra() { printf 'name = x\nbench = y\nvariants = a b\nmatrix.n = 1 2\nreps = 5\nreps_at = %s\n' "$1"; }
+wl_rejects "$(ra 'c@n=2:1')" r1.wl "r1.wl:6: reps_at: 'c@n=2:1': variant 'c' is not one of variants (a b) or *" \
+	"reps_at: an unknown variant is named with file:line"
+wl_rejects "$(ra 'a@m=2:1')" r2.wl "r2.wl:6: reps_at: 'a@m=2:1': 'm' is not a matrix parameter" \
+	"reps_at: an unknown parameter is named"
+wl_rejects "$(ra 'a@n=2:6')" r3.wl "r3.wl:6: reps_at: 'a@n=2:6': 6 reps is not in 1..5 (reps)" \
+	"reps_at: more reps than reps is refused: it is for fewer"
+wl_rejects "$(ra 'a@n=2')" r4.wl "r4.wl:6: reps_at: 'a@n=2' is not VARIANT@PARAM=VALUE[,PARAM=VALUE]:REPS[/WARMUP]" \
+	"reps_at: an entry without reps is refused"
 
 # bench.local.conf: unknown keys are errors naming file and line.
 printf 'BOOTS = 5\nBOOST = 5\n' >"$tmp/local.conf"
