@@ -1,61 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpf_attach: what attaching and detaching BPF tracing programs to many
- * kernel functions costs, per function.
+ * kernel functions costs, for the set and per function.
  *
- * The functions: the first --funcs FUNC entries of the kernel's BTF whose
- * names start with --prefix (default __x64_sys_, the syscall entries), in
- * name order, that an fentry program attaches to on this kernel (setup
- * tries each once; a function ftrace cannot patch is left out, and the
- * count is reported as the "functions" metric, so both kernels are seen
- * to time the same set).
+ * The functions: the first --funcs N (or all) of the kernel's traceable
+ * functions, by the rule of kernel/checks/lib/traceable.h (a BTF FUNC
+ * once in available_filter_functions and in kallsyms, with a prototype
+ * a trampoline takes, not an alias, not on its skip list; upstream's
+ * attach benchmark's rule) in name order, those whose names start with
+ * --prefix (default: every name). Every method gets the same list; its
+ * count ("functions") and a hash of its names ("funcs_hash", the low 32
+ * bits of FNV-1a 64; the whole hash is on stderr) are recorded with the
+ * results, so that a comparison can see when two kernels' lists differ.
  *
- * Variants:
- *   fentry        one BPF_TRACE_FENTRY program and link per function,
- *                 attached one after the other (BPF_LINK_CREATE), then
- *                 detached one after the other (close). Each attach gives
- *                 a function its own BPF trampoline and ftrace direct
- *                 call: what the ftrace-direct series changes (one shared
- *                 direct ftrace_ops instead of one per trampoline);
- *   kprobe_multi  one BPF_TRACE_KPROBE_MULTI link (fprobe) over all of
- *                 them, attached and detached in one call each: 6.12's
- *                 batched attach, as a reference.
- * The programs are "r0 = 0; exit", loaded in setup (not timed).
+ * Variants (methods):
+ *   fentry         one BPF_TRACE_FENTRY program and link per function,
+ *                  attached one after the other (BPF_LINK_CREATE), then
+ *                  detached one after the other (close): what bpftrace
+ *                  does for a wildcard;
+ *   kprobe_multi   one BPF_TRACE_KPROBE_MULTI link (fprobe) over all of
+ *                  them: 6.12's batched attach, the reference;
+ *   tracing_multi  one BPF_TRACE_FENTRY_MULTI link over their BTF ids
+ *                  (upstream 7.2, issue 27), made with a raw bpf() call
+ *                  since the ABI is newer than the libbpf linked here.
+ *                  Absent on a kernel without it (the baseline).
+ * The programs are "r0 = 0; exit".
  *
- * A sample times the attach of all functions and then their detach;
- * each metric is the phase's time divided by the number of functions.
- * After the detach the sample sleeps --settle_ms, so that the RCU work
- * the detach queued (trampoline images, ftrace hashes) is done before
- * the next sample.
+ * A sample loads the programs (load_ns: N for fentry, one otherwise),
+ * attaches every function (attach_ns), detaches them (detach_ns) and
+ * closes the programs (not timed); the per-function metrics divide the
+ * phase by N. After the detach it sleeps --settle_ms, so that the RCU
+ * work the detach queued (trampoline images, ftrace hashes) is done
+ * before the next sample.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
 #include "kbbench.h"
+#include "../kernel/checks/lib/traceable.h"
 
-static unsigned long nfuncs = 50;
+/* upstream 7.2's values (spec section 1) */
+#define KB_TRACE_FENTRY_MULTI	59
+#define KB_FUNCS_MAX		200000
+
+/* BPF_LINK_CREATE's attr with link_create.tracing_multi (upstream 7.2) */
+struct kb_tm_link_create {
+	__u32 prog_fd;
+	__u32 target_fd;
+	__u32 attach_type;
+	__u32 flags;
+	__u64 ids;
+	__u64 cookies;
+	__u32 cnt;
+	__u32 pad;
+};
+static_assert(offsetof(struct kb_tm_link_create, ids) == 16, "layout");
+static_assert(offsetof(struct kb_tm_link_create, cookies) == 24, "layout");
+static_assert(offsetof(struct kb_tm_link_create, cnt) == 32, "layout");
+
+static const char *funcs_arg = "50";
+static unsigned long nfuncs;	/* 0: all */
 static unsigned long settle_ms = 100;
-static const char *prefix = "__x64_sys_";
-static enum { V_FENTRY, V_KPROBE_MULTI } variant;
+static const char *prefix = "";
+static enum { V_FENTRY, V_KPROBE_MULTI, V_TRACING_MULTI } variant;
 
-/* the functions: BTF id and name (in the BTF's string section) */
-static struct func {
-	__u32 id;
-	const char *name;
-} *funcs;
-static unsigned long nfound;
-static struct btf *vmlinux_btf;
-static int *progs, *links, kmulti_prog = -1;
+static struct tfuncs all;
+static __u32 *ids;
 static const char **syms;
+static unsigned long n;		/* the functions timed */
+static int *progs, *links;
+static uint64_t names_hash;	/* FNV-1a 64 of the n names */
 
 static const struct bpf_insn ret0[] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -63,10 +88,10 @@ static const struct bpf_insn ret0[] = {
 };
 
 static const struct kb_opt att_opts[] = {
-	{ "funcs", KB_OPT_ULONG, &nfuncs,
-	  "functions to attach to, 1..1000 (default 50)" },
+	{ "funcs", KB_OPT_STR, &funcs_arg,
+	  "functions to attach to: 1..200000 or all (default 50)" },
 	{ "prefix", KB_OPT_STR, &prefix,
-	  "the BTF function name prefix they are taken from (default __x64_sys_)" },
+	  "only traceable functions whose names start with it (default: all)" },
 	{ "settle_ms", KB_OPT_ULONG, &settle_ms,
 	  "sleep after a sample's detach, 0..10000 (default 100)" },
 	{ NULL, 0, NULL, NULL },
@@ -75,125 +100,112 @@ static const struct kb_opt att_opts[] = {
 enum {
 	M_ATTACH,
 	M_DETACH,
+	M_ATTACH_SET,
+	M_DETACH_SET,
+	M_LOAD_SET,
 	M_FUNCS,
+	M_HASH,
 	NR_M,
 };
 
 static const struct kb_metric att_metrics[NR_M] = {
 	[M_ATTACH] = { "attach_ns_per_func", "ns", KB_LOWER },
 	[M_DETACH] = { "detach_ns_per_func", "ns", KB_LOWER },
+	[M_ATTACH_SET] = { "attach_ns", "ns", KB_LOWER },
+	[M_DETACH_SET] = { "detach_ns", "ns", KB_LOWER },
+	[M_LOAD_SET] = { "load_ns", "ns", KB_LOWER },
 	[M_FUNCS] = { "functions", "count", KB_INFO },
+	[M_HASH] = { "funcs_hash", "count", KB_INFO },
 };
 
 static int att_validate(void)
 {
+	char *end;
+
 	if (!strcmp(kb_variant, "fentry")) {
 		variant = V_FENTRY;
 	} else if (!strcmp(kb_variant, "kprobe_multi")) {
 		variant = V_KPROBE_MULTI;
+	} else if (!strcmp(kb_variant, "tracing_multi")) {
+		variant = V_TRACING_MULTI;
 	} else {
-		fprintf(stderr, "kbbench: bpf_attach: --variant: '%s' is not fentry or kprobe_multi\n",
+		fprintf(stderr, "kbbench: bpf_attach: --variant: '%s' is not fentry, kprobe_multi or tracing_multi\n",
 			kb_variant);
 		return -1;
 	}
-	if (!*prefix) {
-		fprintf(stderr, "kbbench: bpf_attach: --prefix: empty\n");
-		return -1;
+	if (!strcmp(funcs_arg, "all")) {
+		nfuncs = 0;
+	} else {
+		errno = 0;
+		nfuncs = strtoul(funcs_arg, &end, 10);
+		if (*funcs_arg < '0' || *funcs_arg > '9' || *end || errno) {
+			fprintf(stderr, "kbbench: bpf_attach: --funcs: '%s' is not a number or all\n",
+				funcs_arg);
+			return -1;
+		}
+		if (kb_check_range("bpf_attach", "funcs", nfuncs, 1,
+				   KB_FUNCS_MAX))
+			return -1;
 	}
-	if (kb_check_range("bpf_attach", "funcs", nfuncs, 1, 1000))
-		return -1;
 	return kb_check_range("bpf_attach", "settle_ms", settle_ms, 0, 10000);
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(((const struct func *)a)->name,
-		      ((const struct func *)b)->name);
-}
-
-/* Every BTF function with the prefix, sorted by name; -1 after printing */
-static int collect(struct func **all, unsigned long *n)
-{
-	__u32 id, cnt;
-	size_t plen = strlen(prefix);
-
-	vmlinux_btf = btf__load_vmlinux_btf();
-	if (!vmlinux_btf) {
-		fprintf(stderr, "kbbench: bpf_attach: the kernel's BTF (/sys/kernel/btf/vmlinux): %s\n",
-			strerror(errno));
-		return -1;
-	}
-	cnt = btf__type_cnt(vmlinux_btf);
-	*all = calloc(cnt, sizeof(**all));
-	if (!*all)
-		return -1;
-	*n = 0;
-	for (id = 1; id < cnt; id++) {
-		const struct btf_type *t = btf__type_by_id(vmlinux_btf, id);
-		const char *name;
-
-		if (!btf_is_func(t))
-			continue;
-		name = btf__name_by_offset(vmlinux_btf, t->name_off);
-		if (name && !strncmp(name, prefix, plen))
-			(*all)[(*n)++] = (struct func){ .id = id, .name = name };
-	}
-	qsort(*all, *n, sizeof(**all), by_name);
-	return 0;
-}
-
-/* An fentry program on BTF function id; its fd or -errno */
-static int load_fentry(__u32 id)
+/* ret0 as a program of type/attach on BTF id; fd or -errno */
+static int load(enum bpf_prog_type type, __u32 attach, __u32 id)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .attach_btf_id = id,
-		    .expected_attach_type = BPF_TRACE_FENTRY);
+		    .expected_attach_type = attach);
+	int fd = bpf_prog_load(type, "kb_attach", "GPL", ret0,
+			       sizeof(ret0) / sizeof(ret0[0]), &o);
 
-	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "kb_attach", "GPL", ret0,
-			     sizeof(ret0) / sizeof(ret0[0]), &o);
+	return fd < 0 ? -errno : fd;
 }
 
-/*
- * The first --funcs functions an fentry attaches to, each with its
- * program loaded (kept for the fentry variant).
- */
-static int pick(void)
+static int tracing_multi_link(int prog)
 {
-	struct func *all;
-	unsigned long n, i;
-	int prog, link, skipped = 0, first_err = 0;
+	struct kb_tm_link_create a = {
+		.prog_fd = prog, .attach_type = KB_TRACE_FENTRY_MULTI,
+		.ids = (uintptr_t)ids, .cnt = n,
+	};
+	long r = syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
 
-	if (collect(&all, &n))
-		return -1;
-	funcs = calloc(nfuncs, sizeof(*funcs));
-	progs = calloc(nfuncs, sizeof(*progs));
-	links = calloc(nfuncs, sizeof(*links));
-	syms = calloc(nfuncs, sizeof(*syms));
-	if (!funcs || !progs || !links || !syms) {
-		free(all);
-		return -1;
+	return r < 0 ? -errno : (int)r;
+}
+
+/* 0 if this kernel loads a tracing_multi program, else KB_ABSENT or -1 */
+static int probe_tracing_multi(void)
+{
+	int fd = load(BPF_PROG_TYPE_TRACING, KB_TRACE_FENTRY_MULTI, 0);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
 	}
-	nfound = 0;
-	for (i = 0; i < n && nfound < nfuncs; i++) {
-		prog = load_fentry(all[i].id);
-		link = prog < 0 ? prog : bpf_link_create(prog, 0, BPF_TRACE_FENTRY, NULL);
-		if (link < 0) {
-			if (prog >= 0)
-				close(prog);
-			skipped++;
-			if (!first_err)
-				first_err = link;
-			continue;
-		}
-		close(link);
-		funcs[nfound] = all[i];
-		syms[nfound] = all[i].name;
-		progs[nfound++] = prog;
+	if (fd == -EINVAL) {
+		fprintf(stderr, "kbbench: bpf_attach: tracing_multi is not in this kernel: loading a BPF_TRACE_FENTRY_MULTI (59) program gives EINVAL\n");
+		return KB_ABSENT;
 	}
-	free(all);
-	if (nfound < nfuncs) {
-		fprintf(stderr, "kbbench: bpf_attach: only %lu of the %lu functions named %s* in the BTF take an fentry program (%d do not, the first with %s); --funcs %lu asks for more\n",
-			nfound, n, prefix, skipped,
-			first_err ? strerror(-first_err) : "no error", nfuncs);
+	fprintf(stderr, "kbbench: bpf_attach: loading a BPF_TRACE_FENTRY_MULTI program: %s\n",
+		strerror(-fd));
+	return -1;
+}
+
+/* Room for a program and a link per function */
+static int raise_nofile(void)
+{
+	struct rlimit rl;
+	rlim_t want = 2 * (rlim_t)n + 256;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -1;
+	if (rl.rlim_cur >= want)
+		return 0;
+	if (rl.rlim_max < want)
+		rl.rlim_max = want;
+	rl.rlim_cur = want;
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		fprintf(stderr, "kbbench: bpf_attach: RLIMIT_NOFILE to %llu for %lu functions: %s\n",
+			(unsigned long long)want, n, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -201,54 +213,125 @@ static int pick(void)
 
 static int att_setup(void)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, o,
-		    .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
+	size_t plen = strlen(prefix), i;
+	int err = variant == V_TRACING_MULTI ? probe_tracing_multi() : 0;
+	uint64_t hash;
 
-	if (pick())
+	if (err)
+		return err;
+	err = traceable_funcs(&all);
+	if (err) {
+		fprintf(stderr, "kbbench: bpf_attach: the traceable functions (BTF, %s/available_filter_functions, /proc/kallsyms): %s\n",
+			TRACEFS, strerror(-err));
 		return -1;
-	if (variant == V_KPROBE_MULTI) {
-		kmulti_prog = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "kb_attach",
-					    "GPL", ret0,
-					    sizeof(ret0) / sizeof(ret0[0]), &o);
-		if (kmulti_prog < 0) {
-			fprintf(stderr, "kbbench: bpf_attach: loading a kprobe_multi program: %s\n",
-				strerror(-kmulti_prog));
-			return -1;
-		}
 	}
-	return 0;
+	ids = calloc(all.n + 1, sizeof(*ids));
+	syms = calloc(all.n + 1, sizeof(*syms));
+	if (!ids || !syms)
+		return -1;
+	n = 0;
+	for (i = 0; i < all.n && (!nfuncs || n < nfuncs); i++) {
+		struct tfunc t = all.f[n];
+
+		if (strncmp(all.f[i].name, prefix, plen))
+			continue;
+		/* the chosen ones to the front, in order, for the hash */
+		all.f[n] = all.f[i];
+		all.f[i] = t;
+		ids[n] = all.f[n].id;
+		syms[n] = all.f[n].name;
+		n++;
+	}
+	if (!n || (nfuncs && n < nfuncs)) {
+		fprintf(stderr, "kbbench: bpf_attach: only %lu traceable functions named %s* (of %zu: %zu BTF functions, not in ftrace %zu, not once in kallsyms %zu, aliases %zu, prototype %zu, skipped %zu); --funcs %s asks for more\n",
+			n, prefix, all.n, all.btf_funcs, all.not_ftrace,
+			all.not_kallsyms, all.alias, all.proto, all.skipped,
+			funcs_arg);
+		return -1;
+	}
+	hash = tfuncs_hash(&all, n);
+	fprintf(stderr, "kbbench: bpf_attach: %lu functions (%s .. %s) of %zu traceable; names FNV-1a %016llx\n",
+		n, syms[0], syms[n - 1], all.n, (unsigned long long)hash);
+	names_hash = hash;
+	progs = calloc(n, sizeof(*progs));
+	links = calloc(n, sizeof(*links));
+	if (!progs || !links)
+		return -1;
+	return raise_nofile();
 }
 
 static void att_teardown(void)
 {
-	unsigned long i;
-
-	for (i = 0; progs && i < nfound; i++)
-		close(progs[i]);
-	if (kmulti_prog >= 0)
-		close(kmulti_prog);
-	kmulti_prog = -1;
-	free(funcs);
+	free(ids);
+	free(syms);
 	free(progs);
 	free(links);
-	free(syms);
-	funcs = NULL;
-	progs = links = NULL;
+	ids = NULL;
 	syms = NULL;
-	btf__free(vmlinux_btf);
-	vmlinux_btf = NULL;
+	progs = links = NULL;
+	tfuncs_free(&all);
 }
 
-/* Attach every function (one link each); the count attached */
-static unsigned long attach_fentry(void)
+static void close_all(int *fds, unsigned long cnt)
+{
+	for (unsigned long i = 0; i < cnt; i++)
+		close(fds[i]);
+}
+
+/* Phase 1: the programs; the count loaded, with an error printed */
+static unsigned long load_progs(void)
 {
 	unsigned long i;
 
-	for (i = 0; i < nfound; i++) {
+	if (variant == V_KPROBE_MULTI)
+		progs[0] = load(BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0);
+	else if (variant == V_TRACING_MULTI)
+		progs[0] = load(BPF_PROG_TYPE_TRACING, KB_TRACE_FENTRY_MULTI, 0);
+	if (variant != V_FENTRY) {
+		if (progs[0] >= 0)
+			return 1;
+		fprintf(stderr, "kbbench: bpf_attach: loading the %s program: %s\n",
+			kb_variant, strerror(-progs[0]));
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		progs[i] = load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, ids[i]);
+		if (progs[i] < 0) {
+			fprintf(stderr, "kbbench: bpf_attach: loading fentry on %s: %s\n",
+				syms[i], strerror(-progs[i]));
+			break;
+		}
+	}
+	return i;
+}
+
+/* Phase 2: the links; the count made, with an error printed */
+static unsigned long attach_all(void)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, ko);
+	unsigned long i;
+
+	if (variant == V_KPROBE_MULTI) {
+		ko.kprobe_multi.syms = syms;
+		ko.kprobe_multi.cnt = n;
+		links[0] = bpf_link_create(progs[0], 0, BPF_TRACE_KPROBE_MULTI, &ko);
+		if (links[0] < 0)
+			links[0] = -errno;
+	} else if (variant == V_TRACING_MULTI) {
+		links[0] = tracing_multi_link(progs[0]);
+	}
+	if (variant != V_FENTRY) {
+		if (links[0] >= 0)
+			return 1;
+		fprintf(stderr, "kbbench: bpf_attach: a %s link on %lu functions: %s\n",
+			kb_variant, n, strerror(-links[0]));
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
 		links[i] = bpf_link_create(progs[i], 0, BPF_TRACE_FENTRY, NULL);
 		if (links[i] < 0) {
 			fprintf(stderr, "kbbench: bpf_attach: fentry on %s: %s\n",
-				funcs[i].name, strerror(-links[i]));
+				syms[i], strerror(errno));
 			break;
 		}
 	}
@@ -257,43 +340,34 @@ static unsigned long attach_fentry(void)
 
 static int att_run(double *vals)
 {
-	LIBBPF_OPTS(bpf_link_create_opts, ko);
-	unsigned long i, n = 0;
-	uint64_t t0, t1, t2;
-	int link = -1;
+	unsigned long want = variant == V_FENTRY ? n : 1, np, nl;
+	uint64_t t0, t1, t2, t3;
 
-	ko.kprobe_multi.syms = syms;
-	ko.kprobe_multi.cnt = nfound;
 	t0 = kb_now_ns();
-	if (variant == V_FENTRY)
-		n = attach_fentry();
-	else
-		link = bpf_link_create(kmulti_prog, 0, BPF_TRACE_KPROBE_MULTI, &ko);
+	np = load_progs();
 	t1 = kb_now_ns();
-	if (variant == V_FENTRY) {
-		for (i = 0; i < n; i++)
-			close(links[i]);
-	} else if (link >= 0) {
-		close(link);
-	}
+	nl = np < want ? 0 : attach_all();
 	t2 = kb_now_ns();
+	close_all(links, nl);
+	t3 = kb_now_ns();
+	close_all(progs, np);
 	if (settle_ms)
 		usleep(settle_ms * 1000);
-	if (variant == V_FENTRY ? n < nfound : link < 0) {
-		if (link < 0 && variant == V_KPROBE_MULTI)
-			fprintf(stderr, "kbbench: bpf_attach: a kprobe_multi link on %lu functions: %s\n",
-				nfound, strerror(-link));
+	if (np < want || nl < want)
 		return -1;
-	}
-	vals[M_ATTACH] = (double)(t1 - t0) / (double)nfound;
-	vals[M_DETACH] = (double)(t2 - t1) / (double)nfound;
-	vals[M_FUNCS] = (double)nfound;
+	vals[M_ATTACH] = (double)(t2 - t1) / (double)n;
+	vals[M_DETACH] = (double)(t3 - t2) / (double)n;
+	vals[M_ATTACH_SET] = (double)(t2 - t1);
+	vals[M_DETACH_SET] = (double)(t3 - t2);
+	vals[M_LOAD_SET] = (double)(t1 - t0);
+	vals[M_FUNCS] = (double)n;
+	vals[M_HASH] = (double)(names_hash & 0xffffffffu);
 	return 0;
 }
 
 static const struct kb_bench bpf_attach = {
 	.name = "bpf_attach",
-	.help = "BPF attach and detach cost per function: fentry links one by one, or one kprobe_multi link",
+	.help = "BPF attach and detach cost, set and per function: fentry links one by one, one kprobe_multi or one tracing_multi link",
 	.opts = att_opts,
 	.metrics = att_metrics,
 	.nr_metrics = NR_M,

@@ -47,7 +47,7 @@ err_has() {
 	[ "$bad" = 0 ] || diag "wanted one line with: $*" "got: $(cat "$tmp/err")"
 }
 
-echo "1..84"
+echo "1..94"
 
 if ! make -s -C "$top" -j1 bench-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make bench-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
@@ -149,14 +149,19 @@ check_rc "check bpf_syscall --variant hash" 2 "$kb" check bpf_syscall --variant 
 err_is "... names the variant" "kbbench: bpf_syscall: --variant: 'hash' is not plain, flag, attrlog or common"
 check_rc "check bpf_syscall --loops 1001 (fds held per sample)" 2 "$kb" check bpf_syscall --variant plain --loops 1001
 err_has "... names the option and the range" "bpf_syscall" "--loops" "1..1000"
-# bpf_attach: the workload's variants pass, others and bad sizes are named
-for v in fentry kprobe_multi; do
-	check_rc "check bpf_attach, variant $v" 0 "$kb" check bpf_attach --variant "$v" --funcs 50
+# bpf_attach: the workload's variants and sizes pass, others are named
+for v in fentry kprobe_multi tracing_multi; do
+	for f in 1 1000 all; do
+		check_rc "check bpf_attach, variant $v, --funcs $f" 0 "$kb" check bpf_attach --variant "$v" --funcs "$f"
+	done
 done
-check_rc "check bpf_attach --variant tracing_multi (not in it yet)" 2 "$kb" check bpf_attach --variant tracing_multi
-err_is "... names the variant" "kbbench: bpf_attach: --variant: 'tracing_multi' is not fentry or kprobe_multi"
+check_rc "check bpf_attach --variant kprobe (not a method)" 2 "$kb" check bpf_attach --variant kprobe
+err_is "... names the variant" "kbbench: bpf_attach: --variant: 'kprobe' is not fentry, kprobe_multi or tracing_multi"
 check_rc "check bpf_attach --funcs 0" 2 "$kb" check bpf_attach --variant fentry --funcs 0
-err_has "... names the option and the range" "bpf_attach" "--funcs" "1..1000"
+err_has "... names the option and the range" "bpf_attach" "--funcs" "1..200000"
+check_rc "check bpf_attach --funcs most" 2 "$kb" check bpf_attach --variant fentry --funcs most
+err_is "... names the value" "kbbench: bpf_attach: --funcs: 'most' is not a number or all"
+check_rc "check bpf_attach --funcs 10x" 2 "$kb" check bpf_attach --variant fentry --funcs 10x
 check_rc "check --loops with no value" 2 "$kb" check procirq_read --loops
 err_has "... names the option" "--loops" "needs a value"
 check_rc "check --reps 3x" 2 "$kb" check procirq_read --reps 3x
