@@ -115,15 +115,21 @@ wl_load() {
 # whose parameters include every PARAM=VALUE. The first entry that
 # applies sets the point's reps (at most reps) and warm-up (default 0).
 # The plan keeps the point: it is never dropped.
+
+# wl_reps_at_entry ENTRY: "VARIANT PARAM=VALUE[,...] REPS WARMUP"
+wl_reps_at_entry() {
+	local rest=${1#*@} r w=0
+	r=${rest#*:}
+	case "$r" in */*) w=${r#*/} r=${r%%/*} ;; esac
+	echo "${1%%@*} ${rest%%:*} $r $w"
+}
+
 wl_check_reps_at() {
-	local file=$1 e v rest kvs r w kv k
+	local file=$1 e v kvs r w kv k
 	local -
 	set -f
 	for e in ${WL[reps_at]:-}; do
-		v=${e%%@*} rest=${e#*@}
-		kvs=${rest%%:*} r=${rest#*:}
-		w=0
-		case "$r" in */*) w=${r#*/} r=${r%%/*} ;; esac
+		read -r v kvs r w < <(wl_reps_at_entry "$e")
 		case "$e" in
 		*@*:*) ;;
 		*) kb_die "$file:${WL_LINE[reps_at]}: reps_at: '$e' is not VARIANT@PARAM=VALUE[,PARAM=VALUE]:REPS[/WARMUP]" ;;
@@ -155,14 +161,11 @@ wl_check_reps_at() {
 # "k=v;k2=v2" of wl_points) for the variant: reps_at's first entry that
 # applies, else reps and warmup.
 wl_reps_at() {
-	local variant=$1 point=$2 e v rest kvs r w kv hit
+	local variant=$1 point=$2 e v kvs r w kv hit
 	local -
 	set -f
 	for e in ${WL[reps_at]:-}; do
-		v=${e%%@*} rest=${e#*@}
-		kvs=${rest%%:*} r=${rest#*:}
-		w=0
-		case "$r" in */*) w=${r#*/} r=${r%%/*} ;; esac
+		read -r v kvs r w < <(wl_reps_at_entry "$e")
 		[ "$v" = '*' ] || [ "$v" = "$variant" ] || continue
 		hit=1
 		for kv in ${kvs//,/ }; do

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "../lib/btf.h"
+#include "../lib/tap.h"
 
 #define BPF_COMMON_ATTRS	(1 << 16)
 
@@ -133,58 +134,9 @@ struct map_info {
 	uint32_t rest[32];
 };
 
-/* ---- TAP ---- */
+/* ---- TAP: ../lib/tap.h ---- */
 
-static int ntest, nfail, verbose;
-
-static void __attribute__((format(printf, 2, 3))) result(int good, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", good ? "" : "not ", ++ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!good)
-		nfail++;
-	fflush(stdout);
-}
-
-static void skip(const char *what, const char *why)
-{
-	printf("ok %d - %s # SKIP %s\n", ++ntest, what, why);
-}
-
-static const char *err_name(int err)
-{
-	static char buf[4][24];
-	static int slot;
-
-	if (err < 0)
-		err = -err;
-	switch (err) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case E2BIG: return "E2BIG";
-	case EBADF: return "EBADF";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOMEM: return "ENOMEM";
-	case ENOSPC: return "ENOSPC";
-	case EFAULT: return "EFAULT";
-	case ENOENT: return "ENOENT";
-	}
-	slot = (slot + 1) % 4;
-	snprintf(buf[slot], sizeof(buf[slot]), "errno %d", err);
-	return buf[slot];
-}
-
-/* "0" for an fd, else the errno's name */
-static const char *res_name(int r)
-{
-	return err_name(r < 0 ? r : 0);
-}
+static int verbose;
 
 /* the log as "#" lines, with -v */
 static void show_log(const char *what, const char *log)
@@ -372,7 +324,7 @@ static int probe(void)
 		 sizeof(struct common_attr));
 	drop(r);
 	printf("# probe: BPF_PROG_LOAD|BPF_COMMON_ATTRS with NULL gives %s\n",
-	       res_name(r));
+	       fd_err_name(r));
 	return r == -EFAULT;
 }
 
@@ -394,7 +346,7 @@ static void plain_calls(void)
 	map_hash(&ma);
 	strcpy(ma.map_name, "ca_plain");
 	map = bpf3(CMD_MAP_CREATE, &ma, sizeof(ma));
-	result(map >= 0, "plain: MAP_CREATE (3 args) gives an fd: %s", res_name(map));
+	result(map >= 0, "plain: MAP_CREATE (3 args) gives an fd: %s", fd_err_name(map));
 	if (map < 0)
 		return;
 
@@ -431,7 +383,7 @@ static void plain_calls(void)
 	map_hash(&ma);
 	map = bpf5(CMD_MAP_CREATE, &ma, sizeof(ma), (void *)0xdeadbeef, 99999);
 	result(map >= 0, "plain: MAP_CREATE ignores args 4 and 5 without the flag: %s",
-	       res_name(map));
+	       fd_err_name(map));
 	drop(map);
 
 	/* PROG_LOAD with the log in the attr: log_true_size as in 6.12 */
@@ -444,17 +396,17 @@ static void plain_calls(void)
 	result(prog == -EACCES && strstr(log, "R0 !read_ok") &&
 	       pa.log_true_size == strlen(log) + 1,
 	       "plain: PROG_LOAD rejected with its log: %s, true size %u, strlen %zu",
-	       res_name(prog), pa.log_true_size, strlen(log));
+	       fd_err_name(prog), pa.log_true_size, strlen(log));
 	show_log("plain PROG_LOAD", log);
 	drop(prog);
 	prog_init(&pa, 1);
 	prog = bpf3(CMD_PROG_LOAD, &pa, sizeof(pa));
-	result(prog >= 0, "plain: PROG_LOAD of a 2-insn program: %s", res_name(prog));
+	result(prog >= 0, "plain: PROG_LOAD of a 2-insn program: %s", fd_err_name(prog));
 	drop(prog);
 	prog_init(&pa, 1);
 	prog = bpf5(CMD_PROG_LOAD, &pa, sizeof(pa), (void *)1, 4096);
 	result(prog >= 0, "plain: PROG_LOAD ignores args 4 and 5 without the flag: %s",
-	       res_name(prog));
+	       fd_err_name(prog));
 	drop(prog);
 
 	btf_init(&ba, 0);
@@ -465,12 +417,12 @@ static void plain_calls(void)
 	btf = bpf3(CMD_BTF_LOAD, &ba, sizeof(ba));
 	result(btf == -EINVAL && log[0] && ba.btf_log_true_size == strlen(log) + 1,
 	       "plain: BTF_LOAD rejected with its log: %s, true size %u, strlen %zu",
-	       res_name(btf), ba.btf_log_true_size, strlen(log));
+	       fd_err_name(btf), ba.btf_log_true_size, strlen(log));
 	show_log("plain BTF_LOAD", log);
 	drop(btf);
 	btf_init(&ba, 1);
 	btf = bpf3(CMD_BTF_LOAD, &ba, sizeof(ba));
-	result(btf >= 0, "plain: BTF_LOAD of one int: %s", res_name(btf));
+	result(btf >= 0, "plain: BTF_LOAD of one int: %s", fd_err_name(btf));
 	drop(btf);
 }
 
@@ -552,7 +504,7 @@ static void map_create_log(const struct map_case *c)
 	result(r == -c->err && !strcmp(log, c->msg) && ca.log_true_size == len + 1 &&
 	       objs_same(before, why, sizeof(why)),
 	       "map_create %s: %s (want %s), log \"%.*s\\n\", true size %u (want %zu), %s",
-	       c->name, res_name(r), err_name(c->err),
+	       c->name, fd_err_name(r), err_name(c->err),
 	       (int)(strnlen(log, sizeof(log)) ? strnlen(log, sizeof(log)) - 1 : 0), log,
 	       ca.log_true_size, len + 1, why);
 
@@ -567,7 +519,7 @@ static void map_create_log(const struct map_case *c)
 	result(r == -ENOSPC && !strcmp(log, c->msg + len - (small - 1)) &&
 	       log[small] == 'x' && ca.log_true_size == len + 1,
 	       "map_create %s, %u-byte log: %s (want ENOSPC), tail of the message, true size %u",
-	       c->name, small, res_name(r), ca.log_true_size);
+	       c->name, small, fd_err_name(r), ca.log_true_size);
 
 	/* too small with BPF_LOG_FIXED (8): the start of the message */
 	memset(log, 'x', sizeof(log));
@@ -579,7 +531,7 @@ static void map_create_log(const struct map_case *c)
 	result(r == -ENOSPC && !strncmp(log, c->msg, small - 1) && log[small - 1] == 0 &&
 	       log[small] == 'x' && ca.log_true_size == len + 1,
 	       "map_create %s, %u-byte fixed log: %s (want ENOSPC), head of the message, true size %u",
-	       c->name, small, res_name(r), ca.log_true_size);
+	       c->name, small, fd_err_name(r), ca.log_true_size);
 
 	/* log_size 0: only the size the log needs */
 	memset(&ca, 0, sizeof(ca));
@@ -588,7 +540,7 @@ static void map_create_log(const struct map_case *c)
 	drop(r);
 	result(r == -c->err && ca.log_true_size == len + 1,
 	       "map_create %s, no buffer: %s (want %s), true size %u",
-	       c->name, res_name(r), err_name(c->err), ca.log_true_size);
+	       c->name, fd_err_name(r), err_name(c->err), ca.log_true_size);
 }
 
 static void map_create_ok(void)
@@ -606,12 +558,12 @@ static void map_create_ok(void)
 	ca.log_level = 1;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	result(r >= 0 && log[0] == 'x',
-	       "map_create with a log that succeeds: %s, log untouched", res_name(r));
+	       "map_create with a log that succeeds: %s, log untouched", fd_err_name(r));
 	drop(r);
 
 	memset(&ca, 0, sizeof(ca));
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
-	result(r >= 0, "map_create with zeroed common attributes: %s", res_name(r));
+	result(r >= 0, "map_create with zeroed common attributes: %s", fd_err_name(r));
 	drop(r);
 }
 
@@ -695,14 +647,14 @@ static void prog_load_log(void)
 			       true_sizes_ok(w, pa.log_true_size, ca.log_true_size, 0) &&
 			       objs_same(before, why, sizeof(why)),
 			       "prog_load %s: %s (want EINVAL), log untouched, %s",
-			       where_name[w], res_name(r), why);
+			       where_name[w], fd_err_name(r), why);
 			continue;
 		}
 		result(r == -EACCES && !strcmp(log, ref) &&
 		       true_sizes_ok(w, pa.log_true_size, ca.log_true_size, ref_true) &&
 		       objs_same(before, why, sizeof(why)),
 		       "prog_load %s: %s (want EACCES), log %s the 3-arg one, true sizes attr %#x common %#x (want %u), %s",
-		       where_name[w], res_name(r), strcmp(log, ref) ? "differs from" : "is",
+		       where_name[w], fd_err_name(r), strcmp(log, ref) ? "differs from" : "is",
 		       pa.log_true_size, ca.log_true_size, ref_true, why);
 	}
 
@@ -716,7 +668,7 @@ static void prog_load_log(void)
 	r = bpf_common(CMD_PROG_LOAD, &pa, sizeof(pa), &ca);
 	result(r >= 0 && strstr(log, "processed 2 insns") && ca.log_true_size == strlen(log) + 1,
 	       "prog_load accepted, log in common: %s, true size %u, strlen %zu",
-	       res_name(r), ca.log_true_size, strlen(log));
+	       fd_err_name(r), ca.log_true_size, strlen(log));
 	show_log("accepted PROG_LOAD", log);
 	drop(r);
 }
@@ -801,40 +753,40 @@ static void bad_input(void)
 	map_hash(&ma);
 	before = objs_now();
 	r = bpf5(CMD_MAP_CREATE | BPF_COMMON_ATTRS, &ma, sizeof(ma), big, 64);
-	result(r >= 0, "bad input: size_common 64 with a zero tail: %s", res_name(r));
+	result(r >= 0, "bad input: size_common 64 with a zero tail: %s", fd_err_name(r));
 	drop(r);
 	big[40] = 1;
 	r = bpf5(CMD_MAP_CREATE | BPF_COMMON_ATTRS, &ma, sizeof(ma), big, 64);
 	drop(r);
 	result(r == -E2BIG && objs_same(before, why, sizeof(why)),
 	       "bad input: size_common 64 with a non-zero tail: %s (want E2BIG), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 	big[40] = 0;
 	big[page + 8] = 1;
 	r = bpf5(CMD_MAP_CREATE | BPF_COMMON_ATTRS, &ma, sizeof(ma), big, page + 16);
 	drop(r);
 	result(r == -E2BIG && objs_same(before, why, sizeof(why)),
 	       "bad input: size_common %ld (more than a page), non-zero tail: %s (want E2BIG), %s",
-	       page + 16, res_name(r), why);
+	       page + 16, fd_err_name(r), why);
 	prog_init(&pa, 1);
 	r = bpf5(CMD_PROG_LOAD | BPF_COMMON_ATTRS, &pa, sizeof(pa), big, page + 16);
 	drop(r);
 	result(r == -E2BIG && objs_same(before, why, sizeof(why)),
 	       "bad input: prog_load, size_common more than a page: %s (want E2BIG), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 
 	/* NULL with a size */
 	r = bpf5(CMD_MAP_CREATE | BPF_COMMON_ATTRS, &ma, sizeof(ma), NULL, 24);
 	drop(r);
 	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
 	       "bad input: map_create, NULL common attributes with a size: %s (want EFAULT), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 	btf_init(&ba, 1);
 	r = bpf5(CMD_BTF_LOAD | BPF_COMMON_ATTRS, &ba, sizeof(ba), NULL, 24);
 	drop(r);
 	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
 	       "bad input: btf_load, NULL common attributes with a size: %s (want EFAULT), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 
 	/* a log_level the command rejects: bits outside BPF_LOG_MASK */
 	memset(&ca, 0, sizeof(ca));
@@ -845,24 +797,24 @@ static void bad_input(void)
 	drop(r);
 	result(r == -EINVAL && objs_same(before, why, sizeof(why)),
 	       "bad input: map_create, log_level 0x100: %s (want EINVAL), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 	r = bpf_common(CMD_PROG_LOAD, &pa, sizeof(pa), &ca);
 	drop(r);
 	result(r == -EINVAL && objs_same(before, why, sizeof(why)),
 	       "bad input: prog_load, log_level 0x100: %s (want EINVAL), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 	r = bpf_common(CMD_BTF_LOAD, &ba, sizeof(ba), &ca);
 	drop(r);
 	result(r == -EINVAL && objs_same(before, why, sizeof(why)),
 	       "bad input: btf_load, log_level 0x100: %s (want EINVAL), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 	/* a buffer without a level */
 	ca.log_level = 0;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
 	result(r == -EINVAL && objs_same(before, why, sizeof(why)),
 	       "bad input: map_create, log_buf with log_level 0: %s (want EINVAL), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 
 	/* a read-only log buffer */
 	memset(&ca, 0, sizeof(ca));
@@ -874,17 +826,17 @@ static void bad_input(void)
 	drop(r);
 	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
 	       "bad input: map_create failing, read-only log_buf: %s (want EFAULT), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 	r = bpf_common(CMD_PROG_LOAD, &pa, sizeof(pa), &ca);
 	drop(r);
 	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
 	       "bad input: prog_load (accepted program), read-only log_buf: %s (want EFAULT), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 	r = bpf_common(CMD_BTF_LOAD, &ba, sizeof(ba), &ca);
 	drop(r);
 	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
 	       "bad input: btf_load (good BTF), read-only log_buf: %s (want EFAULT), %s",
-	       res_name(r), why);
+	       fd_err_name(r), why);
 
 	munmap(ro, page);
 	free(big);
@@ -904,7 +856,7 @@ static void other_commands(void)
 	map_hash(&ma);
 	map = bpf3(CMD_MAP_CREATE, &ma, sizeof(ma));
 	if (map < 0) {
-		result(0, "flag on MAP_UPDATE_ELEM: create: %s", res_name(map));
+		result(0, "flag on MAP_UPDATE_ELEM: create: %s", fd_err_name(map));
 		return;
 	}
 	memset(&ea, 0, sizeof(ea));
@@ -944,7 +896,7 @@ static void reserved_field(void)
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
 	result(r == -EINVAL, "MAP_CREATE, common attributes with reserved = 1: %s (want EINVAL)",
-	       res_name(r));
+	       fd_err_name(r));
 }
 
 /*
@@ -977,6 +929,7 @@ int main(int argc, char **argv)
 	int opt, named, r;
 	int64_t val = 0;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt(argc, argv, "v")) != -1) {
 		switch (opt) {
 		case 'v':
@@ -1005,8 +958,7 @@ int main(int argc, char **argv)
 			printf("# COMMON_ATTRS absent\n");
 			skip("common attributes", "COMMON_ATTRS absent (and not in the kernel's BTF)");
 		}
-		printf("1..%d\n", ntest);
-		return nfail ? 1 : 0;
+		return tap_done();
 	}
 	result(1, "probe: EFAULT, the feature is present");
 	result(named == 1, "BTF: struct bpf_common_attr is in the kernel's BTF (%d)",
@@ -1027,6 +979,5 @@ int main(int argc, char **argv)
 	bad_input();
 	reserved_field();
 	other_commands();
-	printf("1..%d\n", ntest);
-	return nfail ? 1 : 0;
+	return tap_done();
 }

@@ -78,6 +78,19 @@ static inline int next_key(int fd, const void *key, void *next)
 	return elem_op(BPF_MAP_GET_NEXT_KEY, fd, key, next, 0);
 }
 
+/* BPF_OBJ_GET_INFO_BY_FD of fd into info (len bytes, zeroed first) */
+static inline int obj_info(int fd, void *info, uint32_t len)
+{
+	union bpf_attr a;
+
+	memset(info, 0, len);
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = fd;
+	a.info.info_len = len;
+	a.info.info = (uintptr_t)info;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a);
+}
+
 static inline void close_fd(int fd)
 {
 	if (fd >= 0)

@@ -77,6 +77,7 @@ static inline const char *err_name(int err)
 	case EACCES: return "EACCES";
 	case ENOMEM: return "ENOMEM";
 	case EBUSY: return "EBUSY";
+	case EBADF: return "EBADF";
 	case ENOSPC: return "ENOSPC";
 	case EFAULT: return "EFAULT";
 	case ELOOP: return "ELOOP";

@@ -60,7 +60,6 @@ static void check_create_errors(void)
 		  "hint 300 above max_entries 256" },
 	};
 	struct bpf_map_info info;
-	union bpf_attr a;
 	size_t i;
 	int fd, err;
 
@@ -77,12 +76,7 @@ static void check_create_errors(void)
 	       fd_err_name(fd));
 	if (fd < 0)
 		return;
-	memset(&info, 0, sizeof(info));
-	memset(&a, 0, sizeof(a));
-	a.info.bpf_fd = fd;
-	a.info.info_len = sizeof(info);
-	a.info.info = (uintptr_t)&info;
-	err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a);
+	err = obj_info(fd, &info, sizeof(info));
 	if (err)
 		result(0, "map info: %s", strerror(-err));
 	else

@@ -436,7 +436,6 @@ static const char *fdinfo(int fd, const char *key)
 static void check_link_info(int link, uint32_t type, uint32_t cnt)
 {
 	struct bpf_link_info info;
-	union bpf_attr a;
 	char lt[128], at[128], fc[128], want_at[16], want_fc[16];
 	int err;
 
@@ -449,12 +448,7 @@ static void check_link_info(int link, uint32_t type, uint32_t cnt)
 	       !strcmp(fc, want_fc),
 	       "fdinfo of the %u link: link_type '%s', attach_type '%s', "
 	       "func_cnt '%s'", type, lt, at, fc);
-	memset(&info, 0, sizeof(info));
-	memset(&a, 0, sizeof(a));
-	a.info.bpf_fd = link;
-	a.info.info_len = sizeof(info);
-	a.info.info = (uintptr_t)&info;
-	err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a);
+	err = obj_info(link, &info, sizeof(info));
 	result(!err && info.type == LINK_TYPE_TRACING_MULTI &&
 	       info.tracing.attach_type == type,
 	       "bpf_link_info of the %u link: %s, type %u, attach_type %u",
