@@ -1056,11 +1056,11 @@ static void case_concurrent(int rounds)
 			after += h[H_HITS];
 	result(prog >= 0 && nth > 0 && ok == rounds && total > 0 &&
 	       after == total,
-	       "%d attach/detach rounds of fentry.multi over %d functions "
-	       "while %d threads %s call them: %d attached (first error "
-	       "%s), %llu calls counted, none after the last detach (%llu)",
-	       rounds, NFUNC, nth, where, ok, err ? err_name(err) : "none",
-	       (unsigned long long)total,
+	       "%d attach/detach rounds of fentry.multi (%s) over %d "
+	       "functions while %d threads %s call them: %d attached (first "
+	       "error %s), %llu calls counted, none after the last detach "
+	       "(%llu)", rounds, fd_err_name(prog), NFUNC, nth, where, ok,
+	       err ? err_name(err) : "none", (unsigned long long)total,
 	       (unsigned long long)(after - total));
 	close_fd(prog);
 }
