@@ -105,7 +105,10 @@ want="fentry funcs=1;size=8 10 2|fentry funcs=1;size=64 5 1|fentry funcs=1000;si
 want+="fentry funcs=all;size=8 10 2|fentry funcs=all;size=64 1 1|"
 want+="kprobe_multi funcs=1;size=8 10 2|kprobe_multi funcs=1;size=64 5 1|kprobe_multi funcs=1000;size=8 10 2|"
 want+="kprobe_multi funcs=1000;size=64 5 1|kprobe_multi funcs=all;size=8 10 2|kprobe_multi funcs=all;size=64 5 1|"
-[ "$got" = "$want" ] && r=0 || { r=1; diag "got:  $got" "want: $want"; }
+if [ "$got" = "$want" ]; then r=0; else
+	r=1
+	diag "got:  $got" "want: $want"
+fi
 ok "$r" "reps_at: the first entry whose variant and every PARAM=VALUE match sets reps and warm-up (0 unless given); other points keep reps"
 ra() { printf 'name = x\nbench = y\nvariants = a b\nmatrix.n = 1 2\nreps = 5\nreps_at = %s\n' "$1"; }
 wl_rejects "$(ra 'c@n=2:1')" r1.wl "r1.wl:6: reps_at: 'c@n=2:1': variant 'c' is not one of variants (a b) or *" \
