@@ -106,7 +106,8 @@ enum { H_HITS, H_IP, H_ARG0, H_ARG_RC, H_ARG_CNT, H_BAD_RC, H_RET,
 static struct {
 	const char *name;
 	long nr;		/* the syscall; -1: bpf_fentry_testN */
-	uint64_t arg0, ret;	/* bpf_fentry_testN's first argument, return */
+	uint64_t arg0, ret;	/* bpf_fentry_testN's first argument and
+				 * return value: ints, compared as 32 bits */
 	uint32_t id, nargs;
 	uint64_t addr;
 } fn[NFUNC] = {
@@ -352,7 +353,7 @@ static int check_args(int f, const uint64_t *h, bool fexit)
 	int ok = h[H_ARG_CNT] == fn[f].nargs &&
 		 (int64_t)h[H_BAD_RC] == -EINVAL &&
 		 (fn[f].nargs ? h[H_ARG_RC] == 0 : (int64_t)h[H_ARG_RC] == -EINVAL) &&
-		 (fn[f].nr >= 0 || h[H_ARG0] == fn[f].arg0);
+		 (fn[f].nr >= 0 || (uint32_t)h[H_ARG0] == fn[f].arg0);
 
 	(void)fexit;
 	if (!ok)
@@ -372,7 +373,9 @@ static int check_ret(int f, const uint64_t *h, bool fexit)
 	(void)fexit;
 	if (fn[f].nr >= 0 && f != F_GETPID)
 		return 1;	/* the other syscalls' values are not checked */
-	if (h[H_RET_RC] == 0 && h[H_RET] == ret)
+	/* bpf_fentry_testN return an int: the register's low half */
+	if (h[H_RET_RC] == 0 &&
+	    (f == F_GETPID ? h[H_RET] : (uint32_t)h[H_RET]) == ret)
 		return 1;
 	printf("# %s: bpf_get_func_ret %lld (rc %lld), want %lld\n",
 	       fn[f].name, (long long)h[H_RET], (long long)h[H_RET_RC],
