@@ -388,9 +388,7 @@ static int check_ret(int f, const uint64_t *h, bool fexit)
 /* /sys/kernel/tracing/enabled_functions, whole; NULL on error */
 static char *enabled_functions(size_t *len)
 {
-	char *s = (char *)read_whole_file(TRACEFS "/enabled_functions", len);
-
-	return s;
+	return (char *)read_whole_file(TRACEFS "/enabled_functions", len);
 }
 
 /* 1 if the two reads are the same bytes; the first difference printed */
@@ -667,8 +665,10 @@ static void expect(int got, int want, int alt, const char *what)
 		close(got);
 }
 
-/* The first BTF FUNC by name that kallsyms has once in the kernel text
- * and ftrace cannot patch; its id, or 0 */
+/*
+ * The first BTF FUNC by name that kallsyms has once in the kernel text
+ * and ftrace cannot patch; its id, or 0
+ */
 static uint32_t notrace_func(const struct name_set *ks, const char **name)
 {
 	const struct name_count *st = name_set_find(ks, "_stext");
@@ -893,8 +893,10 @@ static long long slab_bytes(void)
 	return total;
 }
 
-/* Slab bytes once the frees the last detach queued are done: the
- * smallest of a few reads 200 ms apart */
+/*
+ * Slab bytes once the frees the last detach queued are done: the
+ * smallest of a few reads 200 ms apart
+ */
 static long long slab_settled(void)
 {
 	const struct timespec pause = { .tv_nsec = 200 * 1000 * 1000 };
