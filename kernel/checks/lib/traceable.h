@@ -16,7 +16,8 @@
  *     void or one of the first three,
  *   - and that is not on the skip list (functions the trampoline itself
  *     or the idle loop runs with RCU not watching, which upstream's
- *     selftests leave out too),
+ *     selftests leave out too, and bpf_tracing_multi_stub, which the
+ *     tracing_multi link refuses),
  *   taken in name order (strcmp).
  *
  * traceable_funcs() fills a struct tfuncs with them and their count, the
@@ -254,6 +255,11 @@ static inline bool tfunc_skip(const char *name)
 		"arch_cpu_idle", "default_idle", "bpf_dispatcher_xdp_func",
 		"migrate_disable", "migrate_enable", "preempt_count_add",
 		"preempt_count_sub", "__rcu_read_lock", "__rcu_read_unlock",
+		/*
+		 * the stub multi programs are verified against: the
+		 * tracing_multi link refuses it (EINVAL), fentry takes it
+		 */
+		"bpf_tracing_multi_stub",
 	};
 
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
