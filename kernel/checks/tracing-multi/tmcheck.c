@@ -888,47 +888,85 @@ static void case_rollback(int prog)
 	}
 }
 
-/* Bytes in slab objects (/proc/slabinfo: active_objs * objsize) */
-static long long slab_bytes(void)
+/* The slab caches' bytes (/proc/slabinfo: active_objs * objsize) */
+#define NCACHE		512
+struct slabs {
+	int n;
+	long long total, bytes[NCACHE];
+	char name[NCACHE][32];
+};
+
+static int slab_read(struct slabs *sl)
 {
 	char line[512], name[128];
-	long long total = 0, active, num, size;
+	long long active, num, size;
 	FILE *f = fopen("/proc/slabinfo", "r");
 
+	sl->n = 0;
+	sl->total = 0;
 	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
+		return -errno;
+	while (fgets(line, sizeof(line), f) && sl->n < NCACHE) {
 		if (sscanf(line, "%127s %lld %lld %lld", name, &active, &num,
-			   &size) == 4)
-			total += active * size;
+			   &size) != 4)
+			continue;
+		snprintf(sl->name[sl->n], sizeof(sl->name[0]), "%.31s", name);
+		sl->bytes[sl->n] = active * size;
+		sl->total += sl->bytes[sl->n++];
+	}
 	fclose(f);
-	return total;
+	return 0;
 }
 
 /*
- * Slab bytes once the frees the last detach queued are done: the
- * smallest of a few reads 200 ms apart
+ * The slab caches once the frees the last detach queued are done: the
+ * read with the smallest total of ten, 200 ms apart
  */
-static long long slab_settled(void)
+static void slab_settled(struct slabs *sl)
 {
 	const struct timespec pause = { .tv_nsec = 200 * 1000 * 1000 };
-	long long best = -1, b;
+	static struct slabs b;
 
+	sl->total = -1;
 	for (int i = 0; i < 10; i++) {
 		nanosleep(&pause, NULL);
-		b = slab_bytes();
-		if (b >= 0 && (best < 0 || b < best))
-			best = b;
+		if (!slab_read(&b) && (sl->total < 0 || b.total < sl->total))
+			*sl = b;
 	}
-	return best;
+}
+
+/* Growth from a to b in bytes; the cache that grew most in *top */
+static long long slab_growth(const struct slabs *a, const struct slabs *b,
+			     char *top, size_t len)
+{
+	long long most = 0;
+
+	snprintf(top, len, "none");
+	for (int i = 0; i < b->n; i++)
+		for (int j = 0; j < a->n; j++)
+			if (!strcmp(a->name[j], b->name[i]) &&
+			    b->bytes[i] - a->bytes[j] > most) {
+				most = b->bytes[i] - a->bytes[j];
+				snprintf(top, len, "%s %+lld", b->name[i], most);
+			}
+	return b->total - a->total;
 }
 
 static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
 			unsigned long cycles)
 {
-	/* after the second cycle, the others may add at most this */
+	/*
+	 * A leak grows with every cycle: the slab bytes may grow by this
+	 * much in one half of cycles 2..c or the other, not in both (the
+	 * system's own churn, task_structs of new kworkers, a kmalloc-8k
+	 * slab, comes and goes, up to 372 KiB in a half seen with 4 vCPUs;
+	 * at 1000 functions 512 KiB is 58 bytes a function and cycle, less
+	 * than the smallest object a link could leak per function)
+	 */
 	const long long tolerance = 512 * 1024;
-	long long s2 = -1, s_end = -1;
+	static struct slabs s2, smid, send;
+	long long g1 = 0, g2 = 0;
+	char top1[64] = "", top2[64] = "";
 	uint32_t *ids = calloc(nf, sizeof(*ids));
 	size_t blen = 0, alen = 0;
 	char *start, *now;
@@ -965,10 +1003,16 @@ static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
 			same_bytes(start, blen, now, alen);
 		free(now);
 		if (c == 1)
-			s2 = slab_settled();
+			slab_settled(&s2);
+		if (c == cycles / 2)
+			slab_settled(&smid);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	s_end = slab_settled();
+	slab_settled(&send);
+	if (s2.total >= 0 && smid.total >= 0 && send.total >= 0) {
+		g1 = slab_growth(&s2, &smid, top1, sizeof(top1));
+		g2 = slab_growth(&smid, &send, top2, sizeof(top2));
+	}
 	result(attached == cycles, "%lu cycles of fentry.multi over %lu "
 	       "functions: %lu attached (first error %s) in %.1f s", cycles,
 	       nf, attached, first_err ? err_name(first_err) : "none",
@@ -976,10 +1020,12 @@ static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
 	result(same == cycles, "after each detach enabled_functions is its "
 	       "start, byte for byte (%lu of %lu cycles, %zu bytes)", same,
 	       cycles, blen);
-	result(s2 >= 0 && s_end - s2 <= tolerance,
-	       "slab bytes after cycle 2: %lld, after cycle %lu: %lld "
-	       "(growth %lld, tolerance %lld)", s2, cycles, s_end,
-	       s_end - s2, tolerance);
+	result(cycles >= 4 && s2.total >= 0 && smid.total >= 0 &&
+	       send.total >= 0 && (g1 <= tolerance || g2 <= tolerance),
+	       "slab bytes after cycles 2, %lu and %lu: %lld, %lld, %lld: "
+	       "growth %+lld (most: %s) and %+lld (most: %s), not both over "
+	       "%lld", cycles / 2 + 1, cycles, s2.total, smid.total, send.total,
+	       g1, top1, g2, top2, tolerance);
 	free(start);
 	free(ids);
 }
