@@ -13,14 +13,16 @@ echo "1..6"
 
 make_or_bail check-tools
 topics=$("$top/kernel/scripts/checks-payload.sh" kernel/series "$tmp/pay" | tr '\n' ' ')
-if [ "$topics" = "proc-interrupts rhash common-attrs ftrace-direct " ] && [ -x "$tmp/pay/checks/proc-interrupts/irqcompat" ] &&
+if [ "$topics" = "proc-interrupts rhash common-attrs ftrace-direct tracing-multi " ] && [ -x "$tmp/pay/checks/proc-interrupts/irqcompat" ] &&
 	[ -f "$tmp/pay/checks/proc-interrupts/boot-check" ] && [ -f "$tmp/pay/checks.sh" ] &&
 	[ -x "$tmp/pay/checks/rhash/rhashcheck" ] && [ -f "$tmp/pay/checks/rhash/boot-check" ] &&
 	[ -x "$tmp/pay/checks/common-attrs/commonattrs" ] && [ -f "$tmp/pay/checks/common-attrs/boot-check" ] &&
-	[ -x "$tmp/pay/checks/ftrace-direct/directcheck" ] && [ -f "$tmp/pay/checks/ftrace-direct/boot-check" ]; then
-	ok 0 "kernel/series brings the proc-interrupts, rhash, common-attrs and ftrace-direct checks, with irqcompat, rhashcheck, commonattrs and directcheck built"
+	[ -x "$tmp/pay/checks/ftrace-direct/directcheck" ] && [ -f "$tmp/pay/checks/ftrace-direct/boot-check" ] &&
+	[ -x "$tmp/pay/checks/tracing-multi/tmcheck" ] && [ -f "$tmp/pay/checks/tracing-multi/boot-check" ] &&
+	[ ! -e "$tmp/pay/checks/lib" ]; then
+	ok 0 "kernel/series brings the proc-interrupts, rhash, common-attrs, ftrace-direct and tracing-multi checks, with irqcompat, rhashcheck, commonattrs, directcheck and tmcheck built (and kernel/checks/lib, no topic, stays out)"
 else
-	ok 1 "kernel/series brings the proc-interrupts, rhash, common-attrs and ftrace-direct checks, each built (got: '$topics')"
+	ok 1 "kernel/series brings the proc-interrupts, rhash, common-attrs, ftrace-direct and tracing-multi checks, each built (got: '$topics')"
 fi
 
 # a series of its own: two topics, one with checks that fail
