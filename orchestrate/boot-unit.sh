@@ -35,7 +35,8 @@
 #
 # Environment (run.sh exports it): KB_RUN, KB_NBOOTS, KB_RUN_START,
 # KB_BOOT_JOBS, BOOTS, RETRIES, KBENCH_CACHE, KB_APPEND, KB_FAULT_APPEND
-# (run.sh's header), V.
+# (run.sh's header), V; KB_HOST_LOGIN, the host's login when it runs on
+# another host (host-unit.sh: its failed rows go back with the attempt).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -167,7 +168,7 @@ if [ -n "$model_wls" ]; then
 	mapp='nokaslr norandmaps'
 fi
 [ -z "$KB_SIGNAL" ] || interrupted
-kb_say "boot $n/$nboots: $name ($label) vcpus=$v boot $b/$BOOTS clock=$clock${mw:+ model=cache}, $(kb_elapsed) elapsed, $(fmt_min "$(eta)") left (estimated$([ "$jobs" = 1 ] || echo ", $jobs boots at a time"))"
+kb_say "boot $n/$nboots: $name ($label) vcpus=$v boot $b/$BOOTS clock=$clock${mw:+ model=cache}${KB_HOST_LOGIN:+ on $KB_HOST_LOGIN}, $(kb_elapsed) elapsed, $(fmt_min "$(eta)") left (estimated$([ "$jobs" = 1 ] || echo ", $jobs boots at a time"))"
 if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
 	payload=$payload.profile
 fi

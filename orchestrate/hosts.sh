@@ -224,3 +224,13 @@ hosts_merge() {
 	done
 	rm -rf "${run:?}/ret"
 }
+
+# hosts_clean RUN: the run's payloads and empty boot directories off
+# every host that still answers (the kernels and image stay cached)
+hosts_clean() {
+	local i
+	for i in "${!host_login[@]}"; do
+		"${ssh_cmd[@]}" "${host_login[$i]}" "rm -rf $(printf '%q' "${host_cache[$i]}/runs/$(basename "$1")")" \
+			</dev/null >/dev/null 2>&1 || true
+	done
+}

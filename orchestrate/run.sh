@@ -246,54 +246,6 @@ else
 	"$top/images/check-image.sh" "$img" "${ROOT:-/dev/vda}"
 fi
 
-# The plan's identity: the kernels (by cache key), the boots and every
-# point. A run directory given again (RESUME=) must have been made with
-# the same one; this is checked before anything is written into it.
-plan_id() {
-	local i v
-	for i in "${!names[@]}"; do
-		printf 'kernel %s=%s %s\n' "${names[$i]}" "${labels[$i]}" \
-			"$(basename "$(readlink -f "$KBENCH_CACHE/labels/${labels[$i]}")")"
-	done
-	printf 'boots %s\nprofile %s\n' "$BOOTS" "${PROFILE:-0}"
-	printf 'order variants rotated by boot (plan-order.sh)\n'
-	for v in "${groups[@]}"; do
-		printf 'vcpus %s: mem %s, timeout %s, clock %s, disks%s%s\n' "$v" \
-			"${group_mem[$v]}" "${group_timeout[$v]}" "${group_clock[$v]}" "${group_disks[$v]:- none}" \
-			"${group_model[$v]:+, model ${group_model[$v]} for ${group_model_wls[$v]}}"
-		printf '%s' "${plan_lines[$v]}" | sed 's/^/  point /'
-	done
-}
-newplan=$(mktemp "${TMPDIR:-/tmp}/kbench-plan.XXXXXX")
-plan_id >"$newplan"
-if [ -f "$run/plan.id" ]; then
-	if ! cmp -s "$run/plan.id" "$newplan"; then
-		d=$(diff "$run/plan.id" "$newplan" | grep '^[<>]' | head -n 4 |
-			sed -e 's/^</  was:/' -e 's/^>/  now:/') || true
-		rm -f "$newplan"
-		kb_die "$run was made with another plan or other kernels, so it cannot be resumed with these settings; nothing was written to it. First differences:
-$d
-Resume with the settings it was made with (its plan: $run/plan.id), or start a new run (no RESUME=)."
-	fi
-	rm -f "$newplan"
-elif [ -d "$run/raw" ] && [ -n "$(ls -A "$run/raw")" ]; then
-	rm -f "$newplan"
-	kb_die "$run holds results but no plan.id (made by an older kbench): it cannot be checked, so it is not resumed; start a new run"
-else
-	mkdir -p "$run"
-	mv -f "$newplan" "$run/plan.id"
-fi
-
-mkdir -p "$run/raw" "$run/boots" "$run/payload" "$run/workloads"
-run=$(cd "$run" && pwd)
-# The run keeps the workload files it used: the report reads their
-# primary metrics, and make report RUN= needs nothing outside RUN.
-for f in "${wls[@]}"; do
-	cp "$f" "$run/workloads/"
-done
-nboots=$(( ${#groups[@]} * BOOTS * ${#names[@]} ))
-kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s) = $nboots boots"
-
 # Boots side by side (BOOT_JOBS; GNU parallel runs them). Under icount a
 # guest's instruction counts do not depend on the host, so auto runs one
 # boot per core (an icount guest is one TCG thread), as many as memory
@@ -345,12 +297,60 @@ if [ "${#wall_groups[@]}" -gt 0 ]; then
 		host_cpu=("${lp[cpu]}") host_qemu=("${lp[qemu]}") host_kernel=("${lp[kernel]}") host_kvm=("${lp[kvm]}")
 		cur_fps=("$(host_fp 0)")
 	fi
-	mapfile -t old_fps < <(find "$run/boots" -mindepth 3 -maxdepth 3 -name host.json -not -path '*.attempt[0-9]*/*' \
+	mapfile -t old_fps < <([ ! -d "$run/boots" ] || find "$run/boots" -mindepth 3 -maxdepth 3 -name host.json -not -path '*.attempt[0-9]*/*' \
 		-exec jq -r '"cpu=\(.cpu); qemu=\(.qemu); kernel=\(.kernel); accel=\(.accel)"' {} + 2>/dev/null | sort -u)
 	fps=$(printf '%s\n' "${cur_fps[@]}" ${old_fps[@]+"${old_fps[@]}"} | sort -u)
 	[ "$(grep -c . <<<"$fps")" -le 1 ] ||
 		kb_die "the wall clock needs every boot of a comparison on one host or on hosts with identical fingerprints; the boots already in $run ran on another: $(tr '\n' ' ' <<<"$fps")- resume on the host(s) it ran on, or start a new run"
 fi
+
+# The plan's identity: the kernels (by cache key), the boots and every
+# point. A run directory given again (RESUME=) must have been made with
+# the same one; this is checked before anything is written into it.
+plan_id() {
+	local i v
+	for i in "${!names[@]}"; do
+		printf 'kernel %s=%s %s\n' "${names[$i]}" "${labels[$i]}" \
+			"$(basename "$(readlink -f "$KBENCH_CACHE/labels/${labels[$i]}")")"
+	done
+	printf 'boots %s\nprofile %s\n' "$BOOTS" "${PROFILE:-0}"
+	printf 'order variants rotated by boot (plan-order.sh)\n'
+	for v in "${groups[@]}"; do
+		printf 'vcpus %s: mem %s, timeout %s, clock %s, disks%s%s\n' "$v" \
+			"${group_mem[$v]}" "${group_timeout[$v]}" "${group_clock[$v]}" "${group_disks[$v]:- none}" \
+			"${group_model[$v]:+, model ${group_model[$v]} for ${group_model_wls[$v]}}"
+		printf '%s' "${plan_lines[$v]}" | sed 's/^/  point /'
+	done
+}
+newplan=$(mktemp "${TMPDIR:-/tmp}/kbench-plan.XXXXXX")
+plan_id >"$newplan"
+if [ -f "$run/plan.id" ]; then
+	if ! cmp -s "$run/plan.id" "$newplan"; then
+		d=$(diff "$run/plan.id" "$newplan" | grep '^[<>]' | head -n 4 |
+			sed -e 's/^</  was:/' -e 's/^>/  now:/') || true
+		rm -f "$newplan"
+		kb_die "$run was made with another plan or other kernels, so it cannot be resumed with these settings; nothing was written to it. First differences:
+$d
+Resume with the settings it was made with (its plan: $run/plan.id), or start a new run (no RESUME=)."
+	fi
+	rm -f "$newplan"
+elif [ -d "$run/raw" ] && [ -n "$(ls -A "$run/raw")" ]; then
+	rm -f "$newplan"
+	kb_die "$run holds results but no plan.id (made by an older kbench): it cannot be checked, so it is not resumed; start a new run"
+else
+	mkdir -p "$run"
+	mv -f "$newplan" "$run/plan.id"
+fi
+
+mkdir -p "$run/raw" "$run/boots" "$run/payload" "$run/workloads"
+run=$(cd "$run" && pwd)
+# The run keeps the workload files it used: the report reads their
+# primary metrics, and make report RUN= needs nothing outside RUN.
+for f in "${wls[@]}"; do
+	cp "$f" "$run/workloads/"
+done
+nboots=$(( ${#groups[@]} * BOOTS * ${#names[@]} ))
+kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s) = $nboots boots"
 
 # Time estimates (orchestrate/boot-time.sh): per vCPU count, from
 # earlier boots at that count, else at the nearest count (scaled), else
@@ -477,7 +477,7 @@ ustat=$(mktemp "${TMPDIR:-/tmp}/kbench-units.XXXXXX")
 # shellcheck disable=SC2054 # --termseq takes a comma-separated list
 par=(parallel --will-cite --colsep '\t' --line-buffer --joblog "+$run/boots.joblog"
 	--termseq TERM,60000,KILL,25)
-[ "$jobs" = 1 ] || par+=(--tagstring "{2} {6}${HOSTS:+ {sshlogin}}")
+[ "$jobs" = 1 ] || par+=(--tagstring '{2} {6}')
 tries=$((RETRIES + 1))
 unit=("$here/boot-unit.sh")
 if [ -z "$HOSTS" ]; then
@@ -563,4 +563,5 @@ if [ "$boots_failed" != 0 ]; then
 fi
 [ "$failed" = 0 ] || kb_die "$failed boot(s) had failing workloads; their partial results are in $run/raw; see run.log in $run/boots/*/*/results/"
 [ "$model_failed" = 0 ] || kb_die "$model_failed boot(s) failed the model's join (listed in $run/failed-boots.tsv, exit model): their icount samples are in $run/raw without model rows, and they are not complete (RESUME= runs them again)"
+[ -z "$HOSTS" ] || hosts_clean "$run"
 kb_say "run complete: $run"
