@@ -258,7 +258,8 @@ for v in "${groups[@]}"; do
 	[ "$maxmem" -ge "${group_mem[$v]}" ] || maxmem=${group_mem[$v]}
 done
 tmpd=$(mktemp -d "${TMPDIR:-/tmp}/kbench-run.XXXXXX")
-trap 'rm -rf "$tmpd"' EXIT
+# a run stopped before it wrote anything leaves no empty directory
+trap 'rm -rf "$tmpd"; rmdir "$run" 2>/dev/null || true' EXIT
 if [ -n "$HOSTS" ]; then
 	# each host checked, its boots at a time (hosts.sh)
 	hosts_check "$maxmem" "$([ "${#wall_groups[@]}" = 0 ] || echo 1)"
