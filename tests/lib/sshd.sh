@@ -18,6 +18,8 @@
 #                             (a host that dies), by pid
 #   sshd_stop_all             stops every sshd this test started
 # shellcheck shell=bash
+# tmp is the caller's, and sshd_why is for it
+# shellcheck disable=SC2154,SC2034
 
 declare -A sshd_pid=()
 sshd_why=''

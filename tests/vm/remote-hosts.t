@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boots on other hosts (HOSTS=): "hosts" on this machine, sshd instances
+# this test starts on 127.0.0.1 (tests/lib/sshd.sh: throwaway host and
+# user keys in its temporary directory, run as an unprivileged user, each
+# with its own KBENCH_CACHE), and stops, by pid.
+#  1. named errors before any boot, nothing left behind: a host that
+#     refuses the key, a host key not in HOSTS_KNOWN_HOSTS, a host
+#     without QEMU (a PATH without it), a full disk (a df that says so);
+#  2. make bench-compare QUICK=1 BOOTS=2 BENCH_VCPUS=1
+#     WORKLOADS=procirq-read (4 boots, icount) with HOSTS=h1,h2, one boot
+#     at a time on each; h2 killed (its sshd and everything under it)
+#     while its second boot runs: the run still ends with every boot
+#     done once, the lost boot rerun on h1; the hosts' caches keyed like
+#     the local one, nothing of the run left there, no QEMU left, no key
+#     in the run directory or the log, the report's Hosts table;
+#  3. the same raw rows (all but the value) and the same results.json
+#     rows, sample and boot counts as a run of the same plan on this
+#     machine (one in reports/, as parallel-boots.t leaves; else made here).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbench-rh.XXXXXX")
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# shellcheck source=tests/lib/sshd.sh
+. "$top/tests/lib/sshd.sh"
+# shellcheck source=tests/lib/vmrun.sh
+. "$top/tests/lib/vmrun.sh"
+trap 'sshd_stop_all' EXIT
+
+if ! sshd_user; then
+	echo "1..1"
+	echo "not ok 1 - cannot make loopback ssh hosts: $sshd_why"
+	exit 1
+fi
+echo "1..20"
+
+# five hosts on free loopback ports: h1 and h2 good, h3 without our
+# key, h4 without QEMU, h5 with a full disk
+base=$((42000 + $$ % 2000))
+while ss -ltn | grep -qE "127\.0\.0\.1:($base|$((base + 1))|$((base + 2))|$((base + 3))|$((base + 4))) "; do
+	base=$((base + 10))
+done
+mkdir -p "$tmp/noqemu" "$tmp/fulldisk"
+for f in /usr/bin/* /usr/sbin/*; do
+	case ${f##*/} in qemu-system-*) ;; *) ln -sf "$f" "$tmp/noqemu/" ;; esac
+done
+printf '#!/bin/sh\necho "Filesystem 1024-blocks Used Available Capacity Mounted on"\necho "/dev/vdz 1000000 1000000 0 100%% /"\n' >"$tmp/fulldisk/df"
+chmod 755 "$tmp/fulldisk/df" "$tmp/noqemu" "$tmp/fulldisk"
+started=0
+sshd_start h1 "$base" "KBENCH_CACHE=$tmp/h1/cache" &&
+	sshd_start h2 $((base + 1)) "KBENCH_CACHE=$tmp/h2/cache" &&
+	sshd_start h3 $((base + 2)) "KBENCH_CACHE=$tmp/h3/cache" &&
+	sshd_start h4 $((base + 3)) "KBENCH_CACHE=$tmp/h4/cache" "PATH=$tmp/noqemu" &&
+	sshd_start h5 $((base + 4)) "KBENCH_CACHE=$tmp/h5/cache" "PATH=$tmp/fulldisk:/usr/bin:/bin" && started=1
+: >"$tmp/h3/authorized_keys"
+ok "$([ "$started" = 1 ]; echo $?)" "five sshd on 127.0.0.1:$base-$((base + 4)) as $suser"
+[ "$started" = 1 ] || exit 1
+cp "$tmp/known_hosts" "$tmp/known_hosts.h1less"
+sed -i "/^\[127.0.0.1\]:$base /d" "$tmp/known_hosts.h1less"
+
+settings=(QUICK=1 BOOTS=2 BENCH_VCPUS=1 WORKLOADS=procirq-read)
+hosts=(HOSTS_SSH_CONFIG="$tmp/ssh_config" HOSTS_KNOWN_HOSTS="$tmp/known_hosts")
+runs_before=$(ls "$top/reports")
+
+# 1. named errors before the first boot
+err_case() {
+	local desc=$1 want=$2 rc=0
+	shift 2
+	make -C "$top" -s bench-compare "${settings[@]}" "${hosts[@]}" "$@" >"$tmp/err.log" 2>&1 || rc=$?
+	if [ "$rc" != 0 ] && grep -q "kbench: error: $want" "$tmp/err.log" && ! grep -q 'boot 1/4' "$tmp/err.log"; then
+		ok 0 "$desc: named error, no boot (exit $rc)"
+	else
+		ok 1 "$desc (exit $rc; wanted an error with '$want')"
+		grep -v '^  [A-Z]' "$tmp/err.log" | tail -n 5 | sed 's/^/# /'
+	fi
+}
+err_case "a host that refuses the key" "host h3 refused the login" HOSTS=h1,h3
+err_case "a host key not in HOSTS_KNOWN_HOSTS" "host h1: its host key is not the one in HOSTS_KNOWN_HOSTS" \
+	HOSTS=h1,h2 HOSTS_KNOWN_HOSTS="$tmp/known_hosts.h1less"
+err_case "a host without QEMU" "host h4 lacks qemu-system-x86_64, which the boots need: install there" HOSTS=h1,h4
+err_case "a host with a full disk" "host h5: only 0 MB free in its cache" HOSTS=h2,h5
+is "nothing left in reports/ by them" "$(ls "$top/reports")" "$runs_before"
+
+# 2. a run over h1 and h2, h2 killed while its second boot runs
+start() {
+	local log=$1
+	shift
+	setsid "$@" >"$log" 2>&1 &
+	pid=$!
+}
+start "$tmp/run.log" make -C "$top" -s bench-compare "${settings[@]}" "${hosts[@]}" HOSTS=h1,h2 BOOT_JOBS=1
+killed=0
+if wait_line "$tmp/run.log" 'boot [34]/4: .* on h2'; then
+	for _ in $(seq 1 240); do
+		[ -z "$(pgrep -f "qemu-system-x86_64 .*$tmp/h2/cache" || true)" ] || break
+		sleep 0.5
+	done
+	sleep 3
+	sshd_kill h2
+	killed=1
+fi
+rc=0
+wait "$pid" || rc=$?
+run=$(run_of "$tmp/run.log")
+[ -n "$run" ] || run=$tmp/none
+ok "$([ "$killed" = 1 ]; echo $?)" "h2 killed during its second boot"
+ok "$rc" "the run ends (make exit $rc)"
+[ "$rc" = 0 ] || grep -v '^  [A-Z]' "$tmp/run.log" | tail -n 20 | sed 's/^/# /'
+t "every boot complete, once: 4 .done, no failed boot" \
+	test "$(find "$run/raw" -name .done | wc -l)" = 4 -a "$(grep -c . "$run/failed-boots.tsv")" = 1 \
+	-a -z "$(find "$run/boots" -maxdepth 2 -name '*.attempt*')"
+# the joblog: the unit cut short on h2 (ssh's 255), then done on h1
+# shellcheck disable=SC2016 # an awk program
+t "the boot lost with h2 ran again on h1 (boots.joblog)" \
+	awk -F '\t' '$2 == "h2" && $7 != 0 { s[$1] = 1 } $2 == "h1" && $7 == 0 && ($1 in s) { f = 1 } END { exit !f }' "$run/boots.joblog"
+is "hosts.tsv: both hosts ran boots" "$(tail -n +2 "$run/hosts.tsv" 2>/dev/null | cut -f3 | sort -u | tr '\n' ' ')" "h1 h2 "
+t "the report lists the host of each boot" grep -q '<h2 id="hosts">Hosts</h2>' "$run/index.html"
+is "no QEMU of the run is left on either host" "$(pgrep -f "qemu-system-x86_64 .*$tmp/h[12]/cache" || true)" ""
+key=$(sed -n 2p "$tmp/userkey")
+t "no key in the run directory or the log" \
+	test -z "$(grep -rlF -e "$key" -e 'PRIVATE KEY' "$run" "$tmp/run.log" 2>/dev/null)"
+k=$(basename "$(readlink -f "${KBENCH_CACHE:-$HOME/.cache/kbench}/labels/baseline")")
+t "the hosts' caches are keyed like this one's (kernels/$k, images/<key>/)" \
+	test -f "$tmp/h1/cache/kernels/$k/bzImage" -a -n "$(find "$tmp/h1/cache/images" -name '*.qcow2')"
+is "what the boots wrote on h1 is $suser's, not root's" \
+	"$(find "$tmp/h1/cache" ! -user "$suser" | head -n 3)" ""
+is "nothing of the run left on h1" "$(ls -A "$tmp/h1/cache/runs" 2>/dev/null)" ""
+
+# 3. against a run of the same plan on this machine
+shape() {
+	jq -S '{failed_boots, results: [.results[] | {workload, metric, variant, point, clock, unit,
+		base: {n: .base.n, boots: .base.boots}, new: {n: .new.n, boots: .new.boots}}]}' "$1"
+}
+rows() { (cd "$1/raw" && grep -r . --include='*.csv' | sed 's/,[^,]*$//' | sort); }
+ref=
+for d in "$top"/reports/*/; do
+	d=${d%/}
+	if [ "$d" = "$run" ] || [ ! -f "$d/results.json" ] || ! cmp -s "$d/plan.id" "$run/plan.id"; then
+		continue
+	fi
+	[ "$(grep -c . "$d/failed-boots.tsv" 2>/dev/null)" = 1 ] || continue
+	# made on this machine
+	! cut -f3 "$d/hosts.tsv" 2>/dev/null | grep -qvx -e host -e local || continue
+	ref=$d
+done
+if [ -z "$ref" ]; then
+	diag "no run of this plan on this machine in reports/: making one"
+	make -C "$top" -s bench-compare "${settings[@]}" BOOT_JOBS=1 >"$tmp/ref.log" 2>&1 || true
+	ref=$(run_of "$tmp/ref.log")
+fi
+diag "the same plan on this machine: ${ref:-none}"
+rows "$run" >"$tmp/rows.hosts" 2>&1 || true
+rows "${ref:-/nonexistent}" >"$tmp/rows.local" 2>&1 || true
+t "the same raw rows (all but the value) in the same files ($(wc -l <"$tmp/rows.hosts") rows)" \
+	test -s "$tmp/rows.hosts" -a "$(diff "$tmp/rows.local" "$tmp/rows.hosts" >/dev/null; echo $?)" = 0
+shape "$run/results.json" >"$tmp/shape.hosts" 2>&1 || true
+shape "${ref:-/nonexistent}/results.json" >"$tmp/shape.local" 2>&1 || true
+t "results.json: the same rows, sample and boot counts" diff "$tmp/shape.local" "$tmp/shape.hosts"
+[ "$fail" = 0 ] || diff "$tmp/shape.local" "$tmp/shape.hosts" | head -n 20 | sed 's/^/# /'
+sshd_stop_all
+t "every sshd of the test stopped" test -z "$(pgrep -u "$suser" -f "sshd: .*$tmp/" || true)"
+if [ "$fail" = 0 ]; then rm -rf "$tmp"; else echo "# logs kept in $tmp"; fi
+exit "$fail"
