@@ -130,37 +130,12 @@ is "what the boots wrote on h1 is $suser's, not root's" \
 	"$(find "$tmp/h1/cache" ! -user "$suser" | head -n 3)" ""
 is "nothing of the run left on h1" "$(ls -A "$tmp/h1/cache/runs" 2>/dev/null)" ""
 
-# 3. against a run of the same plan on this machine
-shape() {
-	jq -S '{failed_boots, results: [.results[] | {workload, metric, variant, point, clock, unit,
-		base: {n: .base.n, boots: .base.boots}, new: {n: .new.n, boots: .new.boots}}]}' "$1"
-}
-rows() { (cd "$1/raw" && grep -r . --include='*.csv' | sed 's/,[^,]*$//' | sort); }
-ref=
-for d in "$top"/reports/*/; do
-	d=${d%/}
-	if [ "$d" = "$run" ] || [ ! -f "$d/results.json" ] || ! cmp -s "$d/plan.id" "$run/plan.id"; then
-		continue
-	fi
-	[ "$(grep -c . "$d/failed-boots.tsv" 2>/dev/null)" = 1 ] || continue
-	# made on this machine
-	! cut -f3 "$d/hosts.tsv" 2>/dev/null | grep -qvx -e host -e local || continue
-	ref=$d
-done
-if [ -z "$ref" ]; then
-	diag "no run of this plan on this machine in reports/: making one"
-	make -C "$top" -s bench-compare "${settings[@]}" BOOT_JOBS=1 >"$tmp/ref.log" 2>&1 || true
-	ref=$(run_of "$tmp/ref.log")
-fi
-diag "the same plan on this machine: ${ref:-none}"
-rows "$run" >"$tmp/rows.hosts" 2>&1 || true
-rows "${ref:-/nonexistent}" >"$tmp/rows.local" 2>&1 || true
-t "the same raw rows (all but the value) in the same files ($(wc -l <"$tmp/rows.hosts") rows)" \
-	test -s "$tmp/rows.hosts" -a "$(diff "$tmp/rows.local" "$tmp/rows.hosts" >/dev/null; echo $?)" = 0
-shape "$run/results.json" >"$tmp/shape.hosts" 2>&1 || true
-shape "${ref:-/nonexistent}/results.json" >"$tmp/shape.local" 2>&1 || true
-t "results.json: the same rows, sample and boot counts" diff "$tmp/shape.local" "$tmp/shape.hosts"
-[ "$fail" = 0 ] || { diff "$tmp/shape.local" "$tmp/shape.hosts" | head -n 20 | sed 's/^/# /' || true; }
+# 3. against a run of the same plan on this machine (every boot local)
+# shellcheck disable=SC2317 # called by same_plan_run
+on_this_machine() { ! cut -f3 "$1/hosts.tsv" 2>/dev/null | grep -qvx -e host -e local; }
+ref=$(same_plan_ref "$run" "run on this machine" on_this_machine -- "${settings[@]}" BOOT_JOBS=1)
+same_results "$run" "$ref"
+
 sshd_stop_all
 t "every sshd of the test stopped" test -z "$(pgrep -u "$suser" -f "sshd: .*$tmp/" || true)"
 if [ "$fail" = 0 ]; then rm -rf "$tmp"; else echo "# logs kept in $tmp"; fi
