@@ -6,7 +6,10 @@
 # twice, a missing known_hosts or ssh config file; the ssh command checks
 # host keys strictly and never prompts; the merge of what hosts sent
 # back: a failed attempt from each of two hosts gets its own number and
-# row.
+# row; the checks of hosts_check on what a stand-in ssh says each host
+# has (orchestrate/host-probe.sh's lines): boots at a time per host, a
+# root login, a missing package, a full disk, and the wall clock on
+# hosts that differ.
 # (subshells keep what hosts.sh sets away from the test)
 # shellcheck disable=SC2030,SC2031
 set -euo pipefail
@@ -15,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..13"
+echo "1..19"
 
 here=$top/orchestrate
 # init HOSTS [KEY=VALUE...]: hosts_init in a subshell; prints the logins
@@ -94,4 +97,56 @@ is "and its row, with this machine's serial log" "$(tail -n +2 "$run/failed-boot
 	"0|kernel panic (on host h1)|$run/boots/k/v1-b01.attempt0/serial.log 1|kernel panic (on host h2)|$run/boots/k/v1-b01.attempt1/serial.log "
 t "the boot itself is filed complete, and ret/ is gone" \
 	test -f "$run/raw/k/v1-b01/.done" -a -d "$run/boots/k/v1-b01" -a ! -e "$run/ret"
+
+# hosts_check with a stand-in ssh: the probe's lines of host LOGIN are
+# $tmp/probe.LOGIN (as host-probe.sh prints them)
+cat >"$tmp/fake-ssh" <<'SSH'
+#!/bin/bash
+for a in "$@"; do case "$a" in -*) ;; *) h=$a; break ;; esac; done
+cat >/dev/null
+cat "$KB_FAKE/probe.$h"
+SSH
+chmod +x "$tmp/fake-ssh"
+probe() {
+	printf 'uid\t%s\ncache\t/c/%s\nncpu\t%s\nmem_mb\t%s\ncpu\t%s\nkernel\t6.1\nhostname\t%s\nqemu\tQEMU 7.2\nkvm\tno\nfree_mb\t%s\n' \
+		"$2" "$1" "$3" "$4" "$5" "$1" "$6" >"$tmp/probe.$1"
+}
+check() {
+	(
+		# shellcheck source=scripts/lib.sh
+		. "$top/scripts/lib.sh"
+		# shellcheck source=orchestrate/hosts.sh
+		. "$here/hosts.sh"
+		HOSTS=$1 HOSTS_KNOWN_HOSTS=$tmp/known_hosts HOSTS_SSH_CONFIG='' HOSTS_MIN_FREE_MB=2048 BOOT_JOBS=auto
+		tmpd=$tmp
+		export KB_FAKE=$tmp
+		hosts_init
+		ssh_cmd=("$tmp/fake-ssh")
+		hosts_check 2048 "$2"
+		echo "jobs ${host_jobs[*]}"
+	) 2>&1 || true
+}
+probe a 1000 4 20000 "CPU A" 9000
+probe b 1000 8 6000 "CPU B" 9000
+out=$(check a,b 0)
+is "icount, BOOT_JOBS=auto: one boot per core on each host, as its memory allows" "$(tail -n 1 <<<"$out")" "jobs 4 2"
+out=$(check a,b 1)
+case "$out" in *"the wall clock needs every boot"*"a: cpu=CPU A"*"b: cpu=CPU B"*) r=0 ;; *) r=1 ;; esac
+ok "$r" "the wall clock on hosts that differ is refused, naming each one's fingerprint"
+probe b 1000 8 5000 "CPU A" 9000
+out=$(check a,b 1)
+is "the wall clock on hosts alike: one boot at a time on each" "$(tail -n 1 <<<"$out")" "jobs 1 1"
+probe r 0 4 20000 "CPU A" 9000
+out=$(check r 0)
+case "$out" in *"host r logs in as root"*) r=0 ;; *) r=1 ;; esac
+ok "$r" "a root login is refused"
+probe f 1000 4 20000 "CPU A" 100
+out=$(check f 0)
+case "$out" in *"host f: only 100 MB free in its cache /c/f"*) r=0 ;; *) r=1 ;; esac
+ok "$r" "a full disk is named"
+probe q 1000 4 20000 "CPU A" 9000
+printf 'missing\tqemu-img\tqemu-utils\nmissing\tjq\tjq\n' >>"$tmp/probe.q"
+out=$(check q 0)
+case "$out" in *"host q lacks qemu-img jq"*"apt-get install -y --no-install-recommends qemu-utils jq"*) r=0 ;; *) r=1 ;; esac
+ok "$r" "missing commands are named with the packages to install"
 exit "$fail"
