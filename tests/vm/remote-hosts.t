@@ -9,8 +9,11 @@
 #     without QEMU (a PATH without it), a full disk (a df that says so);
 #  2. make bench-compare QUICK=1 BOOTS=2 BENCH_VCPUS=1
 #     WORKLOADS=procirq-read (4 boots, icount) with HOSTS=h1,h2, one boot
-#     at a time on each; h2 killed (its sshd and everything under it)
-#     while its second boot runs: the run still ends with every boot
+#     at a time on each; SIGTERM to make while both hosts boot: no QEMU
+#     left on either, nothing of those boots kept, the resume command
+#     keeps HOSTS and its ssh settings; that command then, with h2
+#     killed (its sshd and everything under it) while its second boot
+#     runs: the run still ends with every boot
 #     done once, the lost boot rerun on h1; the hosts' caches keyed like
 #     the local one, nothing of the run left there, no QEMU left, no key
 #     in the run directory or the log, the report's Hosts table;
@@ -33,7 +36,7 @@ if ! sshd_user; then
 	echo "not ok 1 - cannot make loopback ssh hosts: $sshd_why"
 	exit 1
 fi
-echo "1..20"
+echo "1..24"
 
 # five hosts on free loopback ports: h1 and h2 good, h3 without our
 # key, h4 without QEMU, h5 with a full disk
@@ -89,7 +92,37 @@ start() {
 	setsid "$@" >"$log" 2>&1 &
 	pid=$!
 }
-start "$tmp/run.log" make -C "$top" -s bench-compare "${settings[@]}" "${hosts[@]}" HOSTS=h1,h2 BOOT_JOBS=1
+# our QEMUs on the hosts
+host_qemus() { pgrep -f "qemu-system-x86_64 .*$tmp/h[12]/cache" || true; }
+start "$tmp/int.log" make -C "$top" -s bench-compare "${settings[@]}" "${hosts[@]}" HOSTS=h1,h2 BOOT_JOBS=1
+if wait_line "$tmp/int.log" 'boot 1/4: .* on h' && wait_line "$tmp/int.log" 'boot 2/4: .* on h'; then
+	for _ in $(seq 1 240); do
+		[ "$(host_qemus | grep -c .)" -lt 2 ] || break
+		sleep 0.5
+	done
+	sleep 2
+	kill -TERM "$pid"
+fi
+rc=0
+wait "$pid" || rc=$?
+for _ in $(seq 1 20); do
+	[ -n "$(host_qemus)" ] || break
+	sleep 0.5
+done
+run=$(run_of "$tmp/int.log")
+[ -n "$run" ] || run=$tmp/none
+ok "$([ "$rc" != 0 ] && grep -q 'interrupted' "$tmp/int.log"; echo $?)" "SIGTERM to make while both hosts boot stops the run (make exit $rc)"
+is "no QEMU left on either host" "$(host_qemus)" ""
+t "nothing of those boots kept" test -z "$(ls -A "$run/raw" 2>/dev/null)" -a -z "$(ls -A "$run/ret" 2>/dev/null)"
+cmd=$(resume_of "$tmp/int.log")
+case "$cmd" in
+"make bench-compare RESUME="*"HOSTS=h1,h2"*"HOSTS_KNOWN_HOSTS=$tmp/known_hosts HOSTS_SSH_CONFIG=$tmp/ssh_config"*) r=0 ;;
+*) r=1 ;;
+esac
+ok "$r" "the resume command keeps HOSTS and its ssh settings ($cmd)"
+[ -n "$cmd" ] || cmd="make bench-compare ${settings[*]} HOSTS=h1,h2 BOOT_JOBS=1"
+# shellcheck disable=SC2086 # the printed command, word by word
+start "$tmp/run.log" make -C "$top" -s ${cmd#make } "${hosts[@]}"
 killed=0
 if wait_line "$tmp/run.log" 'boot [34]/4: .* on h2'; then
 	for _ in $(seq 1 240); do
@@ -119,7 +152,7 @@ is "the boot lost with h2 ($lost) ran again on h1" \
 	"$again $(awk -F '\t' -v k="$lk" -v b="$lb" '$1 == k && $2 == b { print $3 }' "$run/hosts.tsv" 2>/dev/null)" "1 h1"
 is "hosts.tsv: both hosts ran boots" "$(tail -n +2 "$run/hosts.tsv" 2>/dev/null | cut -f3 | sort -u | tr '\n' ' ')" "h1 h2 "
 t "the report lists the host of each boot" grep -q '<h2 id="hosts">Hosts</h2>' "$run/index.html"
-is "no QEMU of the run is left on either host" "$(pgrep -f "qemu-system-x86_64 .*$tmp/h[12]/cache" || true)" ""
+is "no QEMU of the run is left on either host" "$(host_qemus)" ""
 key=$(sed -n 2p "$tmp/userkey")
 t "no key in the run directory or the log" \
 	test -z "$(grep -rlF -e "$key" -e 'PRIVATE KEY' "$run" "$tmp/run.log" 2>/dev/null)"
