@@ -116,13 +116,13 @@ is "no QEMU left on either host" "$(host_qemus)" ""
 t "nothing of those boots kept" test -z "$(ls -A "$run/raw" 2>/dev/null)" -a -z "$(ls -A "$run/ret" 2>/dev/null)"
 cmd=$(resume_of "$tmp/int.log")
 case "$cmd" in
-"make bench-compare RESUME="*"HOSTS=h1,h2"*"HOSTS_KNOWN_HOSTS=$tmp/known_hosts HOSTS_SSH_CONFIG=$tmp/ssh_config"*) r=0 ;;
+"make bench-compare RESUME="*"HOSTS=h1\,h2"*"HOSTS_KNOWN_HOSTS=$tmp/known_hosts HOSTS_SSH_CONFIG=$tmp/ssh_config"*) r=0 ;;
 *) r=1 ;;
 esac
 ok "$r" "the resume command keeps HOSTS and its ssh settings ($cmd)"
-[ -n "$cmd" ] || cmd="make bench-compare ${settings[*]} HOSTS=h1,h2 BOOT_JOBS=1"
-# shellcheck disable=SC2086 # the printed command, word by word
-start "$tmp/run.log" make -C "$top" -s ${cmd#make } "${hosts[@]}"
+[ -n "$cmd" ] || cmd="make bench-compare ${settings[*]} HOSTS=h1,h2 BOOT_JOBS=1 ${hosts[*]}"
+# the printed command as a user pastes it (its values are shell-quoted)
+start "$tmp/run.log" bash -c "cd $(printf '%q' "$top") && $cmd -s"
 killed=0
 if wait_line "$tmp/run.log" 'boot [34]/4: .* on h2'; then
 	for _ in $(seq 1 240); do
