@@ -66,23 +66,31 @@ settings=(QUICK=1 BOOTS=2 BENCH_VCPUS=1 WORKLOADS=procirq-read)
 hosts=(HOSTS_SSH_CONFIG="$tmp/ssh_config" HOSTS_KNOWN_HOSTS="$tmp/known_hosts")
 runs_before=$(ls "$top/reports")
 
-# 1. named errors before the first boot
-err_case() {
-	local desc=$1 want=$2 rc=0
-	shift 2
-	make -C "$top" -s bench-compare "${settings[@]}" "${hosts[@]}" "$@" >"$tmp/err.log" 2>&1 || rc=$?
-	if [ "$rc" != 0 ] && grep -q "kbench: error: $want" "$tmp/err.log" && ! grep -q 'boot 1/4' "$tmp/err.log"; then
-		ok 0 "$desc: named error, no boot (exit $rc)"
+# 1. named errors before the first boot, the four runs side by side
+# (each stops before its first boot)
+err_start() {
+	make -C "$top" -s bench-compare "${settings[@]}" "${hosts[@]}" "${@:2}" >"$tmp/err.$1.log" 2>&1 &
+	err_pid[$1]=$!
+}
+err_check() {
+	local rc=0
+	wait "${err_pid[$1]}" || rc=$?
+	if [ "$rc" != 0 ] && grep -q "kbench: error: $3" "$tmp/err.$1.log" && ! grep -q 'boot 1/4' "$tmp/err.$1.log"; then
+		ok 0 "$2: named error, no boot (exit $rc)"
 	else
-		ok 1 "$desc (exit $rc; wanted an error with '$want')"
-		grep -v '^  [A-Z]' "$tmp/err.log" | tail -n 5 | sed 's/^/# /'
+		ok 1 "$2 (exit $rc; wanted an error with '$3')"
+		grep -v '^  [A-Z]' "$tmp/err.$1.log" | tail -n 5 | sed 's/^/# /'
 	fi
 }
-err_case "a host that refuses the key" "host h3 refused the login" HOSTS=h1,h3
-err_case "a host key not in HOSTS_KNOWN_HOSTS" "host h1: its host key is not the one in HOSTS_KNOWN_HOSTS" \
-	HOSTS=h1,h2 HOSTS_KNOWN_HOSTS="$tmp/known_hosts.h1less"
-err_case "a host without QEMU" "host h4 lacks qemu-system-x86_64, which the boots need: install there" HOSTS=h1,h4
-err_case "a host with a full disk" "host h5: only 0 MB free in its cache" HOSTS=h2,h5
+declare -A err_pid=()
+err_start key HOSTS=h1,h3
+err_start known HOSTS=h1,h2 HOSTS_KNOWN_HOSTS="$tmp/known_hosts.h1less"
+err_start qemu HOSTS=h1,h4
+err_start disk HOSTS=h2,h5
+err_check key "a host that refuses the key" "host h3 refused the login"
+err_check known "a host key not in HOSTS_KNOWN_HOSTS" "host h1: its host key is not the one in HOSTS_KNOWN_HOSTS"
+err_check qemu "a host without QEMU" "host h4 lacks qemu-system-x86_64, which the boots need: install there"
+err_check disk "a host with a full disk" "host h5: only 0 MB free in its cache"
 is "nothing left in reports/ by them" "$(ls "$top/reports")" "$runs_before"
 
 # 2. a run over h1 and h2, h2 killed while its second boot runs
