@@ -17,6 +17,18 @@ wait_line() {
 	done
 	return 1
 }
+# term_when_up N CMD...: once CMD prints N lines (our QEMUs, a pid a
+# line; 2 min at most) and 2 s more, SIGTERM to the test's run (pid)
+term_when_up() {
+	local want=$1 _
+	shift
+	for _ in $(seq 1 240); do
+		[ "$("$@" | grep -c .)" -lt "$want" ] || break
+		sleep 0.5
+	done
+	sleep 2
+	kill -TERM "$pid"
+}
 # the run directory a log names, and its resume command
 run_of() { sed -n 's/^kbench: \[[^]]*\] run \(.*\): [0-9]* workload.*/\1/p' "$1" | tail -n 1; }
 resume_of() { sed -n 's/^kbench: \[[^]]*\]   \(make .* RESUME=.*\)$/\1/p' "$1" | tail -n 1; }

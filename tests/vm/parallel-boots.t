@@ -43,12 +43,7 @@ if wait_line "$tmp/1.log" 'boot 1/4: baseline' && wait_line "$tmp/1.log" 'boot 2
 	# reaches runcmd in about 20 s now, so a fixed sleep can outlast
 	# the pair)
 	r1=$(run_of "$tmp/1.log")
-	for _ in $(seq 1 120); do
-		[ -z "$r1" ] || [ "$(qemus "$r1" | grep -c .)" -lt 2 ] || break
-		sleep 0.5
-	done
-	sleep 2
-	kill -TERM "$pid"
+	term_when_up 2 qemus "${r1:-/nonexistent}"
 fi
 rc=0
 wait "$pid" || rc=$?

@@ -104,12 +104,7 @@ start() {
 host_qemus() { pgrep -f "qemu-system-x86_64 .*$tmp/h[12]/cache" || true; }
 start "$tmp/int.log" make -C "$top" -s bench-compare "${settings[@]}" "${hosts[@]}" HOSTS=h1,h2 BOOT_JOBS=1
 if wait_line "$tmp/int.log" 'boot 1/4: .* on h' && wait_line "$tmp/int.log" 'boot 2/4: .* on h'; then
-	for _ in $(seq 1 240); do
-		[ "$(host_qemus | grep -c .)" -lt 2 ] || break
-		sleep 0.5
-	done
-	sleep 2
-	kill -TERM "$pid"
+	term_when_up 2 host_qemus
 fi
 rc=0
 wait "$pid" || rc=$?
