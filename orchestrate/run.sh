@@ -447,6 +447,11 @@ for v in "${groups[@]}"; do
 done
 mv -f "$units.tmp" "$units"
 
+# the hosts get what the boots need (hosts.sh)
+if [ -n "$HOSTS" ] && [ "$todo" -gt 0 ]; then
+	hosts_sync "$run" "$img" "${kdirs[@]}"
+fi
+
 # SIGINT or SIGTERM: parallel passes SIGTERM on to every unit running
 # (--termseq, with time for launch.sh to stop its QEMU); each removes
 # its boot's partial output and says so; the complete boots stay
@@ -466,11 +471,6 @@ interrupted() {
 # --retries gives a failed launch RETRIES more tries; the joblog
 # (RUN/boots.joblog, appended by every resume) has each unit's last
 # attempt. The units' stdout is their outcome (boot-unit.sh).
-# the hosts get what the boots need (hosts.sh)
-if [ -n "$HOSTS" ] && [ "$todo" -gt 0 ]; then
-	hosts_sync "$run" "$img" "${kdirs[@]}"
-fi
-
 # parallel writes no header when it appends
 [ -f "$run/boots.joblog" ] ||
 	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' >"$run/boots.joblog"
