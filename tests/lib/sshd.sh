@@ -11,7 +11,8 @@
 #   sshd_start NAME PORT [KEY=VALUE...]
 #                             an sshd for host NAME on 127.0.0.1:PORT;
 #                             KEY=VALUE go to its sessions' environment
-#                             (sshd SetEnv: KBENCH_CACHE, PATH, ...); its
+#                             (sshd SetEnv: KBENCH_CACHE, PATH, ...), and
+#                             HOME is a directory of its own; its
 #                             key in $tmp/known_hosts, an alias NAME in
 #                             $tmp/ssh_config; its pid in sshd_pid[NAME]
 #   sshd_kill NAME            kills that sshd and every process under it
@@ -48,14 +49,15 @@ sshd_user() {
 sshd_start() {
 	local name=$1 port=$2 d=$tmp/$1 i
 	shift 2
-	mkdir -p "$d"
+	mkdir -p "$d/home"
 	ssh-keygen -q -t ed25519 -N '' -C "kbench-test-$name" -f "$d/hostkey"
 	cp "$tmp/userkey.pub" "$d/authorized_keys"
 	{
 		printf 'ListenAddress 127.0.0.1\nPort %s\nHostKey %s\nAuthorizedKeysFile %s\n' "$port" "$d/hostkey" "$d/authorized_keys"
 		printf 'PidFile %s\nUsePAM no\nStrictModes no\nPasswordAuthentication no\n' "$d/sshd.pid"
 		printf 'KbdInteractiveAuthentication no\nPubkeyAuthentication yes\nPermitRootLogin no\n'
-		[ $# = 0 ] || printf 'SetEnv %s\n' "$*"
+		# a home of its own, as on another machine
+		printf 'SetEnv HOME=%s%s\n' "$d/home" "${*:+ $*}"
 	} >"$d/sshd_config"
 	chown -R "$suser" "$d"
 	printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1-2 "$d/hostkey.pub")" >>"$tmp/known_hosts"

@@ -173,6 +173,10 @@ ref=$(same_plan_ref "$run" "run on this machine" on_this_machine -- "${settings[
 same_results "$run" "$ref"
 
 sshd_stop_all
+# the working directories (empty) parallel leaves in the login's home
+# on a host for the boots SIGTERM and the kill cut short
+find "$(getent passwd "$suser" | cut -d: -f6)/.parallel/tmp" -mindepth 1 -maxdepth 1 -type d -empty \
+	-newer "$tmp/userkey" -delete 2>/dev/null || true
 t "every sshd of the test stopped" test -z "$(pgrep -u "$suser" -f "sshd: .*$tmp/" || true)"
 if [ "$fail" = 0 ]; then rm -rf "$tmp"; else echo "# logs kept in $tmp"; fi
 exit "$fail"
