@@ -582,6 +582,15 @@ EOF
 		figures "$w" box
 	done
 	[ ! -f "$run/profile.html" ] || cat "$run/profile.html"
+	# which host ran each boot (orchestrate/run.sh's hosts.tsv)
+	if [ -f "$run/hosts.tsv" ] && [ "$(wc -l <"$run/hosts.tsv")" -gt 1 ]; then
+		echo "<h2 id=\"hosts\">Hosts</h2>"
+		echo "<p>The host that ran each boot: its login (<code>HOSTS=</code>; local is this machine), CPU, QEMU, kernel and accelerator.</p>"
+		echo "<table><tr><th>kernel</th><th>boot</th><th>host</th><th>hostname</th><th>CPU</th><th>QEMU</th><th>host kernel</th><th>accel</th></tr>"
+		tail -n +2 "$run/hosts.tsv" | kb_html_escape | awk -F '\t' '{
+			printf "<tr>"; for (i = 1; i <= NF; i++) printf "<td>%s</td>", $i; print "</tr>" }'
+		echo "</table>"
+	fi
 	if [ -f "$run/fingerprint.json" ]; then
 		echo "<h2>Fingerprint</h2><pre>"
 		jq . "$run/fingerprint.json" | kb_html_escape
@@ -592,6 +601,13 @@ EOF
 	printf '<p>Regenerate with <code>make report RUN=%s</code>.</p>\n' "$(printf '%s' "$run" | kb_html_escape)"
 	echo "</body></html>"
 } >"$tmp/index.html"
+
+if [ -f "$run/hosts.tsv" ] && [ "$(wc -l <"$run/hosts.tsv")" -gt 1 ]; then
+	{
+		printf '\n## Hosts\n\n| kernel | boot | host | CPU | QEMU | host kernel | accel |\n|---|---|---|---|---|---|---|\n'
+		tail -n +2 "$run/hosts.tsv" | awk -F '\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $5, $6, $7, $8 }'
+	} >>"$tmp/summary.md"
+fi
 
 # Publish: charts first, index.html last, each one a rename.
 rm -f "$run"/chart-*.svg

@@ -35,7 +35,8 @@
 #
 # Environment (run.sh exports it): KB_RUN, KB_NBOOTS, KB_RUN_START,
 # KB_BOOT_JOBS, BOOTS, RETRIES, KBENCH_CACHE, KB_APPEND, KB_FAULT_APPEND
-# (run.sh's header), V.
+# (run.sh's header), V; KB_HOST_LOGIN, the host's login when it runs on
+# another host (host-unit.sh: its failed rows go back with the attempt).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -167,7 +168,7 @@ if [ -n "$model_wls" ]; then
 	mapp='nokaslr norandmaps'
 fi
 [ -z "$KB_SIGNAL" ] || interrupted
-kb_say "boot $n/$nboots: $name ($label) vcpus=$v boot $b/$BOOTS clock=$clock${mw:+ model=cache}, $(kb_elapsed) elapsed, $(fmt_min "$(eta)") left (estimated$([ "$jobs" = 1 ] || echo ", $jobs boots at a time"))"
+kb_say "boot $n/$nboots: $name ($label) vcpus=$v boot $b/$BOOTS clock=$clock${mw:+ model=cache}${KB_HOST_LOGIN:+ on $KB_HOST_LOGIN}, $(kb_elapsed) elapsed, $(fmt_min "$(eta)") left (estimated$([ "$jobs" = 1 ] || echo ", $jobs boots at a time"))"
 if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
 	payload=$payload.profile
 fi
@@ -190,6 +191,19 @@ kb_fg "$top/images/launch.sh" --kernel "$kdir" \
 	${extra[@]+--extra-qemu "${extra[@]}"} || rc=$?
 t_boot=$(($(date +%s) - t_boot))
 [ -z "$KB_SIGNAL" ] || interrupted
+# the host that ran it (the report lists it; under the wall clock a
+# comparison stays on hosts alike): its login (HOSTS=), CPU, QEMU,
+# kernel, accelerator
+if [ -d "$out" ]; then
+	jq -n --arg login "${KB_HOST_LOGIN:-local}" --arg hostname "$(hostname)" \
+		--arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
+		--arg kernel "$(uname -r)" --arg ncpu "$(nproc)" \
+		--arg qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)" \
+		--arg accel "$(jq -r '.accel // empty' "$out/launch.json" 2>/dev/null)" \
+		--arg cache "$KBENCH_CACHE" --arg run "$run" \
+		'{login: $login, hostname: $hostname, cpu: $cpu, kernel: $kernel, ncpu: ($ncpu | tonumber),
+		  qemu: $qemu, accel: $accel, cache: $cache, run: $run}' >"$out/host.json" || true
+fi
 append "$times_file" "$(printf '%s\t%s\t%s' "$v" "$t_boot" "$run")"
 rm -f ${disks[@]+"${disks[@]}"}
 
@@ -203,8 +217,11 @@ if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
 	if [ "$rc" = 8 ] && jq -e '.status == "results-incomplete"' "$out.attempt$attempt/launch.json" >/dev/null 2>&1; then
 		why=$(jq -r '.message' "$out.attempt$attempt/launch.json" | tr '\t\n' '  ')
 	fi
-	append "$run/failed-boots.tsv" "$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$boot" "$v" "$attempt" "$rc" \
-		"$why" "$out.attempt$attempt/serial.log")"
+	row=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$boot" "$v" "$attempt" "$rc" \
+		"$why${KB_HOST_LOGIN:+ (on host $KB_HOST_LOGIN)}" "$out.attempt$attempt/serial.log")
+	append "$run/failed-boots.tsv" "$row"
+	# on another host (HOSTS=), the row goes back with the attempt
+	[ -z "${KB_HOST_LOGIN:-}" ] || printf '%s\n' "$row" >"$out.attempt$attempt/failed-row.tsv"
 	try=$((attempt - attempt0 + 1))
 	say_direct "boot $name $boot FAILED: $why (launch.sh exit $rc); serial log: $out.attempt$attempt/serial.log$([ "$RETRIES" = 0 ] || echo "; attempt $try of $((RETRIES + 1))")"
 	status failed

@@ -26,7 +26,9 @@
 # failed-boots.tsv too (exit "model"), the boot's other samples stay in
 # raw/, and the boot is not marked complete. Environment: BOOTS,
 # WORKLOADS, QUICK, BENCH_VCPUS, RETRIES, BOOT_JOBS, PROFILE, MODEL,
-# ACCEL, IMAGE, ROOT, V (see bench.conf); KB_APPEND="ARG ..." adds kernel
+# ACCEL, IMAGE, ROOT, HOSTS, HOSTS_KNOWN_HOSTS, HOSTS_SSH_CONFIG,
+# HOSTS_MIN_FREE_MB, V (see bench.conf); with HOSTS the units run on
+# those hosts (orchestrate/hosts.sh, host-unit.sh); KB_APPEND="ARG ..." adds kernel
 # command-line arguments to every boot (make test-debug:
 # ignore_loglevel); KB_FAULT_APPEND="NAME/BOOT=ARG ..." adds a kernel
 # command-line argument to one boot (the tests make a boot panic with
@@ -40,9 +42,11 @@ top=$(cd "$here/.." && pwd)
 . "$top/workloads/wl.sh"
 # shellcheck source=orchestrate/boot-time.sh
 . "$here/boot-time.sh"
+# shellcheck source=orchestrate/hosts.sh
+. "$here/hosts.sh"
 
 kb_conf KBENCH_CACHE
-kb_conf BOOTS WORKLOADS QUICK RETRIES BOOT_JOBS
+kb_conf BOOTS WORKLOADS QUICK MATRIX RETRIES BOOT_JOBS HOSTS HOSTS_KNOWN_HOSTS HOSTS_SSH_CONFIG HOSTS_MIN_FREE_MB
 
 run='' names=() labels=()
 while [ $# -gt 0 ]; do
@@ -65,6 +69,8 @@ case "$BOOT_JOBS" in
 auto) ;;
 '' | *[!0-9]* | 0) kb_die "BOOT_JOBS must be auto or a positive number (boots side by side), not '$BOOT_JOBS'" ;;
 esac
+case "$HOSTS_MIN_FREE_MB" in '' | *[!0-9]*) kb_die "HOSTS_MIN_FREE_MB must be a whole number of MB, not '$HOSTS_MIN_FREE_MB'" ;; esac
+[ -z "$HOSTS" ] || hosts_init
 command -v parallel >/dev/null || kb_die "GNU parallel runs the boots and is not installed: run make deps (Debian package parallel)"
 case "${MODEL:-}" in
 '' | none | cache) ;;
@@ -217,6 +223,8 @@ done
 if [ "$model_on" = 1 ]; then
 	[ "${PROFILE:-0}" != 1 ] ||
 		kb_die "the model (MODEL=cache or a workload's model = cache) and PROFILE=1 are passes of their own: run them separately (the profile's extra runs in the guest would add windows the model's join cannot place)"
+	[ -z "$HOSTS" ] ||
+		kb_die "the model (MODEL=cache or a workload's model = cache) runs on this machine only for now: leave HOSTS empty for it, or give MODEL=none"
 	[ -f "$kbcache" ] ||
 		kb_die "the model is on but build/model/libkbcache.so is not built: run make model-tools (make bench MODEL=cache builds it)"
 	case "$run" in /*) r=$run ;; *) r=$PWD/$run ;; esac
@@ -235,9 +243,69 @@ fi
 # The guest image, checked before any boot: qcow2, with cloud-init.
 if [ -n "${IMAGE:-}" ]; then
 	"$top/images/check-image.sh" "$IMAGE" "${ROOT:-/dev/vda}"
+	img=$IMAGE
 else
 	img=$("$top/images/build-image.sh" --path) || kb_die "no guest image: run make image, or give IMAGE="
 	"$top/images/check-image.sh" "$img" "${ROOT:-/dev/vda}"
+fi
+
+# Boots side by side (BOOT_JOBS; GNU parallel runs them). Under icount a
+# guest's instruction counts do not depend on the host, so auto runs one
+# boot per core (an icount guest is one TCG thread), as many as memory
+# holds; under the wall clock concurrent guests would disturb each
+# other's time, so auto is 1 there. A number is taken as given. It is
+# not part of the plan: an icount result does not depend on it.
+wall_groups=() maxmem=0
+for v in "${groups[@]}"; do
+	[ "${group_clock[$v]}" != wall ] || wall_groups+=("$v")
+	[ "$maxmem" -ge "${group_mem[$v]}" ] || maxmem=${group_mem[$v]}
+done
+tmpd=$(mktemp -d "${TMPDIR:-/tmp}/kbench-run.XXXXXX")
+# a run stopped before it wrote anything leaves no empty directory
+trap 'rm -rf "$tmpd"; rmdir "$run" 2>/dev/null || true' EXIT
+if [ -n "$HOSTS" ]; then
+	# each host checked, its boots at a time (hosts.sh)
+	hosts_check "$maxmem" "$([ "${#wall_groups[@]}" = 0 ] || echo 1)"
+	jobs=0
+	for j in "${host_jobs[@]}"; do jobs=$((jobs + j)); done
+	cur_fps=("${host_fp_s[@]}")
+	kb_say "boots: ${#host_login[@]} host(s), $jobs at a time in all$([ "${#wall_groups[@]}" = 0 ] || echo " (the wall clock, vcpus ${wall_groups[*]}: one per host, hosts alike)")"
+elif [ "$BOOT_JOBS" = auto ]; then
+	if [ "${#wall_groups[@]}" -gt 0 ]; then
+		jobs=1
+		why="the wall clock (vcpus ${wall_groups[*]}): guests side by side would disturb each other's time; BOOT_JOBS=N runs N anyway"
+	else
+		cores=$(nproc)
+		avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+		# a guest's memory, and QEMU's own (TCG's code buffer, devices)
+		bymem=$((avail / (maxmem + 512)))
+		[ "$bymem" -ge 1 ] || bymem=1
+		jobs=$((cores < bymem ? cores : bymem))
+		why="icount: $cores core(s), one per guest; memory for $bymem guest(s) of $maxmem MB + 512 MB for QEMU in $avail MB available"
+	fi
+	kb_say "boots: BOOT_JOBS=auto: $jobs at a time ($why)"
+else
+	jobs=$BOOT_JOBS
+	if [ "${#wall_groups[@]}" -gt 0 ] && [ "$jobs" -gt 1 ]; then
+		kb_say "boots: BOOT_JOBS=$jobs at a time, as given, although vcpus ${wall_groups[*]} run under the wall clock: guests side by side disturb each other's time (BOOT_JOBS=auto runs one)"
+	else
+		kb_say "boots: BOOT_JOBS=$jobs at a time"
+	fi
+fi
+# The wall clock: the boots of a run, those done before a resume too, on
+# one host or hosts alike (their host.json)
+if [ "${#wall_groups[@]}" -gt 0 ]; then
+	if [ -z "$HOSTS" ]; then
+		declare -A lp=()
+		while IFS=$'\t' read -r k val; do lp[$k]=$val; done < <(bash "$here/host-probe.sh")
+		host_cpu=("${lp[cpu]}") host_qemu=("${lp[qemu]}") host_kernel=("${lp[kernel]}") host_kvm=("${lp[kvm]}")
+		cur_fps=("$(host_fp 0)")
+	fi
+	mapfile -t old_fps < <([ ! -d "$run/boots" ] || find "$run/boots" -mindepth 3 -maxdepth 3 -name host.json -not -path '*.attempt[0-9]*/*' \
+		-exec jq -r '"cpu=\(.cpu); qemu=\(.qemu); kernel=\(.kernel); accel=\(.accel)"' {} + 2>/dev/null | sort -u)
+	fps=$(printf '%s\n' "${cur_fps[@]}" ${old_fps[@]+"${old_fps[@]}"} | sort -u)
+	[ "$(grep -c . <<<"$fps")" -le 1 ] ||
+		kb_die "the wall clock needs every boot of a comparison on one host or on hosts with identical fingerprints; the boots already in $run ran on another: $(tr '\n' ' ' <<<"$fps")- resume on the host(s) it ran on, or start a new run"
 fi
 
 # The plan's identity: the kernels (by cache key), the boots and every
@@ -279,6 +347,7 @@ else
 fi
 
 mkdir -p "$run/raw" "$run/boots" "$run/payload" "$run/workloads"
+run=$(cd "$run" && pwd)
 # The run keeps the workload files it used: the report reads their
 # primary metrics, and make report RUN= needs nothing outside RUN.
 for f in "${wls[@]}"; do
@@ -286,40 +355,6 @@ for f in "${wls[@]}"; do
 done
 nboots=$(( ${#groups[@]} * BOOTS * ${#names[@]} ))
 kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s) = $nboots boots"
-
-# Boots side by side (BOOT_JOBS; GNU parallel runs them). Under icount a
-# guest's instruction counts do not depend on the host, so auto runs one
-# boot per core (an icount guest is one TCG thread), as many as memory
-# holds; under the wall clock concurrent guests would disturb each
-# other's time, so auto is 1 there. A number is taken as given. It is
-# not part of the plan: an icount result does not depend on it.
-wall_groups=() maxmem=0
-for v in "${groups[@]}"; do
-	[ "${group_clock[$v]}" != wall ] || wall_groups+=("$v")
-	[ "$maxmem" -ge "${group_mem[$v]}" ] || maxmem=${group_mem[$v]}
-done
-if [ "$BOOT_JOBS" = auto ]; then
-	if [ "${#wall_groups[@]}" -gt 0 ]; then
-		jobs=1
-		why="the wall clock (vcpus ${wall_groups[*]}): guests side by side would disturb each other's time; BOOT_JOBS=N runs N anyway"
-	else
-		cores=$(nproc)
-		avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
-		# a guest's memory, and QEMU's own (TCG's code buffer, devices)
-		bymem=$((avail / (maxmem + 512)))
-		[ "$bymem" -ge 1 ] || bymem=1
-		jobs=$((cores < bymem ? cores : bymem))
-		why="icount: $cores core(s), one per guest; memory for $bymem guest(s) of $maxmem MB + 512 MB for QEMU in $avail MB available"
-	fi
-	kb_say "boots: BOOT_JOBS=auto: $jobs at a time ($why)"
-else
-	jobs=$BOOT_JOBS
-	if [ "${#wall_groups[@]}" -gt 0 ] && [ "$jobs" -gt 1 ]; then
-		kb_say "boots: BOOT_JOBS=$jobs at a time, as given, although vcpus ${wall_groups[*]} run under the wall clock: guests side by side disturb each other's time (BOOT_JOBS=auto runs one)"
-	else
-		kb_say "boots: BOOT_JOBS=$jobs at a time"
-	fi
-fi
 
 # Time estimates (orchestrate/boot-time.sh): per vCPU count, from
 # earlier boots at that count, else at the nearest count (scaled), else
@@ -415,6 +450,11 @@ for v in "${groups[@]}"; do
 done
 mv -f "$units.tmp" "$units"
 
+# the hosts get what the boots need (hosts.sh)
+if [ -n "$HOSTS" ] && [ "$todo" -gt 0 ]; then
+	hosts_sync "$run" "$img" "${kdirs[@]}"
+fi
+
 # SIGINT or SIGTERM: parallel passes SIGTERM on to every unit running
 # (--termseq, with time for launch.sh to stop its QEMU); each removes
 # its boot's partial output and says so; the complete boots stay
@@ -439,15 +479,47 @@ interrupted() {
 	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' >"$run/boots.joblog"
 ustat=$(mktemp "${TMPDIR:-/tmp}/kbench-units.XXXXXX")
 # shellcheck disable=SC2054 # --termseq takes a comma-separated list
-par=(parallel --will-cite --colsep '\t' --jobs "$jobs" --line-buffer --joblog "+$run/boots.joblog"
+par=(parallel --will-cite --colsep '\t' --line-buffer --joblog "+$run/boots.joblog"
 	--termseq TERM,60000,KILL,25)
 [ "$jobs" = 1 ] || par+=(--tagstring '{2} {6}')
-[ "$RETRIES" = 0 ] || par+=(--retries $((RETRIES + 1)))
+tries=$((RETRIES + 1))
+unit=("$here/boot-unit.sh")
+if [ -z "$HOSTS" ]; then
+	par+=(--jobs "$jobs")
+else
+	# On the hosts: N at a time on each (N/login, --jobs 100%), over the
+	# checked ssh, each in a working directory of its own (...), each
+	# boot sent back by rsync into RUN/ret/ (hosts_merge files it). A
+	# unit whose host dies (ssh's 255) is tried again on another: one
+	# more try per host.
+	sl=''
+	for i in "${!host_login[@]}"; do sl+="${sl:+,}${host_jobs[$i]}/${host_login[$i]}"; done
+	par+=(--jobs 100% --sshlogin "$sl" --ssh "$ssh_str" --workdir ... --return 'ret/{2}/{6}' --cleanup)
+	tries=$((tries + ${#host_login[@]}))
+	# the unit's command, run by the host's shell: its cache is its own
+	unit=("\"\${KBENCH_CACHE:-\$HOME/.cache/kbench}\"/tree/$tree_key/orchestrate/host-unit.sh")
+	for a in "$(basename "$run")" "$image_rel" "$run" "$(readlink -f "$img")" \
+		KB_NBOOTS="$nboots" KB_RUN_START="$KB_START" KB_BOOT_JOBS="$jobs" BOOTS="$BOOTS" RETRIES="$RETRIES" \
+		V="${V:-0}" KB_APPEND="${KB_APPEND:-}" KB_FAULT_APPEND="${KB_FAULT_APPEND:-}" ROOT="${ROOT:-/dev/vda}" \
+		ACCEL="${ACCEL:-auto}" KB_TARGET="${KB_TARGET:-bench-compare}" --; do
+		unit+=("$(printf '%q' "$a")")
+	done
+fi
+[ "$tries" = 1 ] || par+=(--retries "$tries")
 prc=0
 if [ "$todo" -gt 0 ]; then
 	export KB_RUN=$run KB_NBOOTS=$nboots KB_RUN_START=$KB_START KB_BOOT_JOBS=$jobs
-	kb_fg "${par[@]}" -q "$here/boot-unit.sh" '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' '{9}' '{10}' '{11}' '{12}' '{13}' \
-		:::: "$units" >"$ustat" 3>&2 || prc=$?
+	if [ -z "$HOSTS" ]; then
+		kb_fg "${par[@]}" -q "${unit[@]}" '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' '{9}' '{10}' '{11}' '{12}' '{13}' \
+			:::: "$units" >"$ustat" 3>&2 || prc=$?
+	else
+		# the command is the host's shell's (parallel quotes each {N})
+		cd "$run"
+		kb_fg "${par[@]}" "${unit[*]} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} {13}" \
+			:::: "$units" >"$ustat" 3>&2 || prc=$?
+		cd - >/dev/null
+		hosts_merge "$run"
+	fi
 fi
 if [ -n "$KB_SIGNAL" ]; then
 	rm -f "$ustat"
@@ -467,7 +539,9 @@ rm -f "$ustat"
 failed=0 boots_failed=0 model_failed=0 lost=()
 while IFS=$'\t' read -r _ name _ _ _ boot _; do
 	case "${outcome[$name/$boot]:-}" in
-	done) ;;
+	done)
+		# from another host: back only if its rsync was
+		[ -f "$run/raw/$name/$boot/.done" ] || lost+=("$name $boot (its results did not come back from its host)") ;;
 	failed) boots_failed=$((boots_failed + 1)) ;;
 	runner-failed) failed=$((failed + 1)) ;;
 	model-failed) model_failed=$((model_failed + 1)) ;;
@@ -478,10 +552,20 @@ if [ "${#lost[@]}" -gt 0 ]; then
 	kb_die "${#lost[@]} boot(s) ended with an error (above): ${lost[*]} (parallel exit $prc; its log: $run/boots.joblog); they are not complete: fix the cause, then resume with $(kb_resume_cmd "${KB_TARGET:-bench-compare}" "$run")"
 fi
 
+# which host ran each boot (its host.json: boot-unit.sh)
+{
+	printf 'kernel\tboot\thost\thostname\tcpu\tqemu\thost_kernel\taccel\n'
+	find "$run/boots" -mindepth 3 -maxdepth 3 -name host.json | LC_ALL=C sort | while IFS= read -r h; do
+		d=${h%/host.json}
+		jq -r --arg k "$(basename "$(dirname "$d")")" --arg b "$(basename "$d")" \
+			'[$k, $b, .login, .hostname, .cpu, .qemu, .kernel, .accel] | @tsv' "$h"
+	done
+} | kb_atomic_write "$run/hosts.tsv"
 "$here/fingerprint.sh" "$run" "${names[@]}" -- "${labels[@]}"
 if [ "$boots_failed" != 0 ]; then
 	kb_say "$boots_failed boot(s) failed; the statistics use the complete boots only; every failure is listed in $run/failed-boots.tsv and the report"
 fi
 [ "$failed" = 0 ] || kb_die "$failed boot(s) had failing workloads; their partial results are in $run/raw; see run.log in $run/boots/*/*/results/"
 [ "$model_failed" = 0 ] || kb_die "$model_failed boot(s) failed the model's join (listed in $run/failed-boots.tsv, exit model): their icount samples are in $run/raw without model rows, and they are not complete (RESUME= runs them again)"
+[ -z "$HOSTS" ] || hosts_clean "$run"
 kb_say "run complete: $run"

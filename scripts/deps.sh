@@ -18,6 +18,9 @@ PKGS=(
 	qemu-system-x86 qemu-utils mmdebstrap cloud-image-utils e2fsprogs
 	# the boots of a run are units of work that GNU parallel runs
 	parallel
+	# boots on other hosts (HOSTS=): ssh and rsync; the tests start
+	# their own sshd on loopback
+	openssh-client openssh-server
 	# bench programs (built on the host, run in the guest)
 	clang llvm libbpf-dev linux-perf bpftool zlib1g-dev
 	# 6.12's own BPF selftests (make upstream-selftests)

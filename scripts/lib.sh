@@ -157,13 +157,14 @@ kb_signal_rc() {
 # kb_resume_cmd TARGET RUN: the make command that resumes RUN, with the
 # settings that shape a run's plan, as they are now (and the target's
 # own, KB_TARGET_KEYS: NEW OLD REF for regression-check), and those that
-# shape how it runs (RETRIES, BOOT_JOBS).
-KB_PLAN_KEYS="SERIES BOOTS QUICK BENCH_VCPUS WORKLOADS CLOCK MEM BOOT_TIMEOUT PROFILE MODEL RETRIES IMAGE ROOT ACCEL BOOT_JOBS"
+# shape how it runs (RETRIES, BOOT_JOBS, HOSTS and, with HOSTS, its ssh
+# settings).
+KB_PLAN_KEYS="SERIES BOOTS QUICK BENCH_VCPUS WORKLOADS CLOCK MEM BOOT_TIMEOUT PROFILE MODEL RETRIES IMAGE ROOT ACCEL MATRIX BOOT_JOBS HOSTS"
 kb_resume_cmd() {
 	local k cmd run=$2
 	case "$run" in "$KB_TOP"/*) run=${run#"$KB_TOP"/} ;; esac
 	cmd="make $1 RESUME=$(printf '%q' "$run")"
-	for k in ${KB_TARGET_KEYS:-} $KB_PLAN_KEYS; do
+	for k in ${KB_TARGET_KEYS:-} $KB_PLAN_KEYS ${HOSTS:+HOSTS_KNOWN_HOSTS HOSTS_SSH_CONFIG}; do
 		[ -n "${!k:-}" ] || continue
 		cmd="$cmd $k=$(printf '%q' "${!k}")"
 	done

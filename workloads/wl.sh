@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Workload file reader. Source it; wl_load FILE fills the associative
 # array WL. A workload file is "key = value" lines with '#' comments.
-# quick.<key> overrides <key> when QUICK=1. An unknown key is an error
-# naming the file and line.
+# quick.<key> overrides <key> when QUICK=1; MATRIX=small (bench.conf's
+# default; unset here means full) takes only its quick.matrix.<param>
+# keys: the smaller matrix with the file's own reps and warmup. An
+# unknown key is an error naming the file and line.
 # shellcheck shell=bash
 
 declare -gA WL
@@ -60,16 +62,26 @@ wl_load() {
 		if [ "${key#quick.}" != "$key" ]; then
 			wl_known_key "${key#quick.}" || wl_unknown_key "$lineno" "$key"
 			quick[${key#quick.}]=$val
-			[ "${QUICK:-0}" != 1 ] || WL_LINE[${key#quick.}]=$lineno
+			if [ "${QUICK:-0}" = 1 ] || { [ "${MATRIX:-full}" = small ] && [ "${key#quick.matrix.}" != "$key" ]; }; then
+				WL_LINE[${key#quick.}]=$lineno
+			fi
 			continue
 		fi
 		wl_known_key "$key" || wl_unknown_key "$lineno" "$key"
 		WL[$key]=$val
 		[ -n "${WL_LINE[$key]:-}" ] || WL_LINE[$key]=$lineno
 	done <"$file"
+	case "${MATRIX:-full}" in
+	full | small) ;;
+	*) kb_die "MATRIX must be small (each workload's quick.matrix.* points) or full (every point), not '$MATRIX'" ;;
+	esac
 	if [ "${QUICK:-0}" = 1 ]; then
 		for key in "${!quick[@]}"; do
 			WL[$key]=${quick[$key]}
+		done
+	elif [ "${MATRIX:-full}" = small ]; then
+		for key in "${!quick[@]}"; do
+			[ "${key#matrix.}" = "$key" ] || WL[$key]=${quick[$key]}
 		done
 	fi
 	for key in name bench; do

@@ -12,7 +12,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..24"
+echo "1..26"
+# make exports MATRIX (bench.conf: small); the cases below set their own
+unset MATRIX
 
 # Every shipped workload file loads.
 r=0
@@ -30,6 +32,8 @@ matrix.key = 8 32
 matrix.max = 1024
 reps = 20
 quick.reps = 5
+quick.matrix.vcpus = 1
+quick.matrix.key = 8
 WL
 wl_load "$tmp/demo.wl"
 [ "${WL[reps]}" = 20 ] && r=0 || r=1
@@ -37,6 +41,11 @@ ok "$r" "reps read as 20"
 QUICK=1 wl_load "$tmp/demo.wl"
 [ "${WL[reps]}" = 5 ] && r=0 || r=1
 ok "$r" "QUICK=1 applies quick.reps"
+MATRIX=small wl_load "$tmp/demo.wl"
+is "MATRIX=small: the quick.matrix.* points, the file's own reps" \
+	"${WL[matrix.vcpus]} ${WL[matrix.key]} ${WL[matrix.max]} ${WL[reps]}" "1 8 1024 20"
+MATRIX=full wl_load "$tmp/demo.wl"
+is "MATRIX=full: every point" "${WL[matrix.vcpus]} ${WL[matrix.key]} ${WL[reps]}" "1 8 8 32 20"
 QUICK=0 wl_load "$tmp/demo.wl"
 pts=$(wl_points | tr '\t\n' '| ')
 [ "$pts" = "key=8;max=1024|--key 8 --max 1024 key=32;max=1024|--key 32 --max 1024 " ] && r=0 || r=1

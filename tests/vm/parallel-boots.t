@@ -36,13 +36,6 @@ most() {
 	awk -F '\t' 'NR > 1 { printf "%.3f 1\n%.3f -1\n", $3, $3 + $4 }' "$1/boots.joblog" 2>/dev/null |
 		sort -k1,1n -k2,2n | awk '{ c += $2; if (c > m) m = c } END { print m + 0 }'
 }
-shape() {
-	jq -S '{failed_boots, results: [.results[] | {workload, metric, variant, point, clock, unit,
-		base: {n: .base.n, boots: .base.boots}, new: {n: .new.n, boots: .new.boots}}]}' "$1"
-}
-# rows RUN: every raw row but its value, with its file (kernel/boot/workload)
-rows() { (cd "$1/raw" && grep -r . --include='*.csv' | sed 's/,[^,]*$//' | sort); }
-
 # 1. SIGTERM while two boots run
 start "$tmp/1.log" make -C "$top" -s bench-compare "${settings[@]}" BOOT_JOBS=2
 if wait_line "$tmp/1.log" 'boot 1/4: baseline' && wait_line "$tmp/1.log" 'boot 2/4: patched'; then
@@ -50,12 +43,7 @@ if wait_line "$tmp/1.log" 'boot 1/4: baseline' && wait_line "$tmp/1.log" 'boot 2
 	# reaches runcmd in about 20 s now, so a fixed sleep can outlast
 	# the pair)
 	r1=$(run_of "$tmp/1.log")
-	for _ in $(seq 1 120); do
-		[ -z "$r1" ] || [ "$(qemus "$r1" | grep -c .)" -lt 2 ] || break
-		sleep 0.5
-	done
-	sleep 2
-	kill -TERM "$pid"
+	term_when_up 2 qemus "${r1:-/nonexistent}"
 fi
 rc=0
 wait "$pid" || rc=$?
@@ -91,31 +79,11 @@ is "two boots at a time (boots.joblog)" "$(most "$run")" 2
 t "the run log says 2 at a time" grep -q 'boots: BOOT_JOBS=2 at a time' "$tmp/2.log"
 
 # 3. against a run of the same plan, one boot at a time
-ref=
-for d in "$top"/reports/*/; do
-	d=${d%/}
-	if [ "$d" = "$run" ] || [ ! -f "$d/results.json" ] || ! cmp -s "$d/plan.id" "$run/plan.id"; then
-		continue
-	fi
-	[ "$(grep -c . "$d/failed-boots.tsv" 2>/dev/null)" = 1 ] || continue
-	[ "$(most "$d")" = 1 ] || continue
-	ref=$d
-done
-if [ -z "$ref" ]; then
-	diag "no run of this plan one boot at a time in reports/: making one"
-	make -C "$top" -s bench-compare "${settings[@]}" BOOT_JOBS=1 >"$tmp/ref.log" 2>&1 || true
-	ref=$(run_of "$tmp/ref.log")
-fi
-diag "one boot at a time: ${ref:-none}"
+# shellcheck disable=SC2317 # called by same_plan_run
+one_at_a_time() { [ "$(most "$1")" = 1 ]; }
+ref=$(same_plan_ref "$run" "run one boot at a time" one_at_a_time -- "${settings[@]}" BOOT_JOBS=1)
 is "that run booted one at a time" "$(most "${ref:-/nonexistent}")" 1
-rows "$run" >"$tmp/rows.par" 2>&1 || true
-rows "${ref:-/nonexistent}" >"$tmp/rows.seq" 2>&1 || true
-t "the same raw rows (all but the value) in the same files ($(wc -l <"$tmp/rows.par") rows)" \
-	test -s "$tmp/rows.par" -a "$(diff "$tmp/rows.seq" "$tmp/rows.par" >/dev/null; echo $?)" = 0
-shape "$run/results.json" >"$tmp/shape.par" 2>&1 || true
-shape "${ref:-/nonexistent}/results.json" >"$tmp/shape.seq" 2>&1 || true
-t "results.json: the same rows, sample and boot counts" diff "$tmp/shape.seq" "$tmp/shape.par"
-[ "$fail" = 0 ] || diff "$tmp/shape.seq" "$tmp/shape.par" | head -n 20 | sed 's/^/# /'
+same_results "$run" "$ref"
 
 if [ "$fail" = 0 ]; then rm -rf "$tmp"; else echo "# logs kept in $tmp"; fi
 exit "$fail"
