@@ -63,3 +63,9 @@ if ! apt-get install -y --no-install-recommends "${missing[@]}" >"$log" 2>&1; th
 		kb_die "apt-get install ${missing[*]} failed, see $log"
 fi
 kb_say "installed: ${missing[*]}"
+# Debian starts the system's sshd when openssh-server is installed; the
+# tests need only its binary (they run their own on loopback)
+case " ${missing[*]} " in
+*" openssh-server "*)
+	kb_say "note: Debian's openssh-server starts its own sshd (port 22); kbench only needs /usr/sbin/sshd: 'systemctl disable --now ssh' if you do not want it running" ;;
+esac
