@@ -14,6 +14,7 @@ export KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS DEBU
 export IMAGE ROOT ACCEL CLOCK VCPUS MEM BOOT_TIMEOUT BOOTS WORKLOADS QUICK
 export PROFILE FORCE V TOP RESUME BENCH_VCPUS NEW OLD REF RUN SERIES RETRIES
 export FUZZ_TIME MODEL BOOT_JOBS
+export BISECT GOOD WORKLOAD POINT METRIC VARIANT BISECT_BOOTS BISECT_GOOD
 
 .PHONY: help deps check-conf kernels kernel-baseline kernel-patched test \
 	test-unit test-vm clean
@@ -23,6 +24,9 @@ help:
 	@echo "  make bench-compare     build both kernels and the image, run the workloads, write a report"
 	@echo "  make report RUN=reports/<id>    regenerate a report from its raw data"
 	@echo "  make regression-check NEW=<series|dir|mbox> [OLD=kernel/series] [REF=reports/<id>]"
+	@echo "  make bisect-perf NEW=<series> WORKLOAD=w [GOOD=baseline|<series>] [POINT=] [METRIC=]"
+	@echo "                         which patch of NEW made it slower: bisects the series' prefixes"
+	@echo "                         (regression-check BISECT=1 starts it from a failed gate)"
 	@echo "  make calibrate         A/A run (baseline vs baseline): measures the noise floor"
 	@echo "  make history [WORKLOAD=] [METRIC=] [SERIES=]   each metric across the series' revisions,"
 	@echo "                         with change points (reports/history/index.html)"
