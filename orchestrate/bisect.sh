@@ -25,8 +25,8 @@
 # text to paste into a reply on the list; summary.txt is the same),
 # bisect.tsv (a row per step and key), steps/NN-pK/ (rounds/rN: run.sh's
 # run directories; merged/: the step's boots, renumbered, for kbstat),
-# results.json (step 0, NEW against GOOD) and step-NN.json (each step,
-# kbstat compare), fingerprint.json (every kernel booted), for the
+# results.json (step 0, NEW against GOOD) and step-NN.json (each later
+# step, kbstat compare), fingerprint.json (every kernel booted), for the
 # history store (analysis/history.sh).
 #
 # Environment: NEW, GOOD (default baseline), WORKLOAD (one or more,
@@ -45,7 +45,8 @@ top=$(cd "$here/.." && pwd)
 . "$top/scripts/lib.sh"
 # shellcheck source=workloads/wl.sh
 . "$top/workloads/wl.sh"
-kb_conf KBENCH_CACHE SERIES GOOD BISECT_BOOTS BISECT_GOOD QUICK
+kb_conf KBENCH_CACHE SERIES GOOD BISECT_BOOTS BISECT_GOOD QUICK DEBUG
+[ "$DEBUG" != 1 ] || kb_die "make bisect-perf measures the benchmark kernels: DEBUG=1 (KASAN, lockdep) would measure the debug checks; leave DEBUG out"
 kbstat=$top/build/analysis/kbstat
 abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }
 
@@ -142,8 +143,8 @@ total=$(grep -c . "$run/series/new.list" || true)
 sums() { while IFS= read -r p; do kb_sha256_file "$p"; done <"$1"; }
 sums "$run/series/new.list" >"$run/series/new.sha"
 subject() {
-	sed -n '/^Subject:/{:a;N;/\n[[:space:]]/ba;p;q}' "$1" | tr '\n' ' ' | tr -s ' ' |
-		sed -E 's/^Subject:[[:space:]]*(\[[^]]*\][[:space:]]*)*//; s/[[:space:]]*$//'
+	awk '/^Subject:/ { s = $0; f = 1; next } f && /^[ \t]/ { s = s $0; next } f { exit } END { print s }' "$1" |
+		sed -E 's/^Subject:[[:space:]]*(\[[^]]*\][[:space:]]*)*//; s/[[:space:]]+/ /g; s/ $//'
 }
 
 lo=0
@@ -157,7 +158,10 @@ else
 	sums "$run/series/good.list" >"$run/series/good.sha"
 	"$top/kernel/scripts/series.sh" "$(abspath "$SERIES")" "$run/series/patched" >"$run/series/patched.list" ||
 		kb_die "SERIES=$SERIES: its series could not be read (above)"
-	if [ "$(sums "$run/series/patched.list")" = "$(cat "$run/series/good.sha")" ]; then
+	if [ -n "${KB_GOOD_LABEL:-}" ]; then
+		# regress.sh BISECT=1: OLD's kernel, built under its label
+		good_label=$KB_GOOD_LABEL
+	elif [ "$(sums "$run/series/patched.list")" = "$(cat "$run/series/good.sha")" ]; then
 		"$top/kernel/scripts/build.sh" patched "$(abspath "$SERIES")"
 		good_label=patched
 	else
@@ -200,7 +204,12 @@ prefix_kernel() {
 	if ! "$top/kernel/scripts/build.sh" bisect-perf "$d" >&2; then
 		return 0
 	fi
-	key=$(basename "$(readlink -f "$KBENCH_CACHE/labels/bisect-perf")")
+	# the key from the patches, not from labels/bisect-perf, which
+	# another build of that label may have moved since
+	"$top/kernel/scripts/series.sh" "$d" "$run/series" >"$d.list"
+	key=$("$top/kernel/scripts/key.sh" bisect-perf "$d.list")
+	[ -f "$KBENCH_CACHE/kernels/$key/bzImage" ] ||
+		kb_die "prefix $k: build.sh succeeded but $KBENCH_CACHE/kernels/$key/bzImage is missing; a bug in bisect.sh's key (kernel/scripts/key.sh -v bisect-perf $d.list shows its inputs)"
 	ln -sfn "$KBENCH_CACHE/kernels/$key" "$KBENCH_CACHE/labels/bisect-perf-${key:0:12}"
 	echo "bisect-perf-${key:0:12}"
 }
@@ -224,7 +233,7 @@ link_boots() {
 		ln -s "$(readlink -f "$b")" "$2/$(printf '%s-b%02d' "$v" $((n + 1)))"
 	done
 }
-nboots() { find "$1" -mindepth 1 -maxdepth 1 -name 'v*-b*' 2>/dev/null | wc -l; }
+nboots() { find "$1/" -mindepth 1 -maxdepth 1 -name 'v*-b*' 2>/dev/null | wc -l; }
 
 # The floor of each key: kbstat compare's min_effect (the calibrated
 # floor when the A/A run was made the same way, else 1 %).
@@ -256,48 +265,111 @@ decide() {
 	mv "$dir/decide.tsv.tmp" "$dir/decide.tsv"
 }
 
+# BISECT_REF=reports/<id>-bisect: boots of an earlier bisect made with
+# the same plan (plan.env: the narrowed workload files, the settings
+# that shape a boot, the bench binary) stand for new ones: GOOD's, and
+# those of any prefix kernel it booted (by kernel key). icount only, as
+# BISECT_GOOD=reuse, which it needs.
+{
+	for k in QUICK BENCH_VCPUS CLOCK MEM BOOT_TIMEOUT MODEL IMAGE ROOT ACCEL KB_APPEND; do
+		printf '%s=%s\n' "$k" "${!k:-}"
+	done
+	for f in "$run"/wl/*.wl "$top/build/bench/kbbench" "$top/guest/run.sh"; do
+		printf '%s %s\n' "$(basename "$f")" "$(kb_sha256_file "$f")"
+	done
+} >"$run/plan.env"
+printf '%s\n' "$good_key" >"$run/good.key"
+ref=''
+if [ -n "${BISECT_REF:-}" ]; then
+	ref=$(cd "$BISECT_REF" 2>/dev/null && pwd) || kb_die "BISECT_REF=$BISECT_REF: no such run directory"
+	if [ ! -f "$ref/bisect.tsv" ] || [ ! -f "$ref/plan.env" ]; then
+		kb_die "BISECT_REF=$ref is not a make bisect-perf run (no bisect.tsv or plan.env)"
+	fi
+	[ "$BISECT_GOOD" = reuse ] ||
+		kb_die "BISECT_REF= takes boots of an earlier bisect, which only BISECT_GOOD=reuse compares with (under icount)"
+	if ! cmp -s "$ref/plan.env" "$run/plan.env"; then
+		kb_die "BISECT_REF=$ref was made with another plan; its boots cannot stand for this one's. Differences: $(diff "$ref/plan.env" "$run/plan.env" | grep '^[<>]' | tr '\n' ' ')"
+	fi
+	[ ! -f "$ref/floor.arg" ] || mapfile -t floor_arg <"$ref/floor.arg"
+fi
+# ref_boots KEY: the boots directory of BISECT_REF's prefix kernel KEY
+ref_boots() {
+	local st k
+	[ -n "$ref" ] || return 0
+	read -r st k < <(awk -F'\t' -v key="$1" 'NR > 1 && $3 == key && $15 != "" { print $1, $2; exit }' "$ref/bisect.tsv") || return 0
+	[ -n "$k" ] || return 0
+	printf '%s\n' "$ref/steps/$(printf '%02d' "$st")-p$k/merged/raw/p$k"
+}
+good_from_ref=''
+if [ -n "$ref" ] && [ "$(cat "$ref/good.key" 2>/dev/null)" = "$good_key" ]; then
+	good_from_ref=$(find "$ref/steps" -mindepth 1 -maxdepth 1 -name '00-p*' | head -n 1)/merged/raw/good
+	[ "$(nboots "$good_from_ref")" -ge 3 ] || good_from_ref=''
+fi
+
 # step S K LABEL: boot prefix K (kernel LABEL) against GOOD in rounds
 # until the rule decides every key; sets verdict to bad, good, undecided
 # or skip, and last_sd to the step's directory
 good_boots='' verdict='' last_sd=''
-printf 'step\tprefix\tkernel_key\tgood_boots\tprefix_boots\tworkload\tvariant\tpoint\tmetric\tratio\tlo\thi\tlevel\tverdict\n' >"$run/bisect.tsv"
+printf 'step\tprefix\tkernel_key\tgood_boots\tprefix_boots\tworkload\tvariant\tpoint\tmetric\tratio\tlo\thi\tlevel\tverdict\tfrom\n' >"$run/bisect.tsv"
 step() {
-	local s=$1 k=$2 label=$3 sd r=0 b kargs rc f
+	local s=$1 k=$2 label=$3 sd r=0 b kargs rc f key rp from=''
 	sd=$run/steps/$(printf '%02d' "$s")-p$k
 	last_sd=$sd
+	key=$(basename "$(readlink -f "$KBENCH_CACHE/labels/$label")")
 	mkdir -p "$sd/merged/raw" "$sd/merged/workloads"
 	cp "$run"/wl/*.wl "$sd/merged/workloads/"
+	# GOOD's boots: step 0's (or BISECT_REF's) when they are reused
+	if [ "$s" = 0 ] && [ -n "$good_from_ref" ]; then
+		link_boots "$good_from_ref" "$sd/merged/raw/good"
+		from=ref
+	elif [ "$s" != 0 ] && [ "$BISECT_GOOD" = reuse ]; then
+		ln -s "$good_boots" "$sd/merged/raw/good"
+	fi
+	rp=$(ref_boots "$key")
+	if [ -n "$rp" ] && [ "$(nboots "$rp")" -ge 3 ]; then
+		link_boots "$rp" "$sd/merged/raw/p$k"
+		from=ref
+		kb_say "step $s: prefix $k/$total: its $(nboots "$rp") boots from BISECT_REF=$ref"
+	fi
 	while :; do
 		r=$((r + 1))
-		# the first round gives each side the 3 boots a verdict needs, then a pair at a time
+		# each side's first 3 boots (the least a verdict needs), then
+		# a pair at a time; GOOD boots beside the prefix unless reused
+		kargs=()
+		if [ "$BISECT_GOOD" = each ] || { [ "$s" = 0 ] && [ -z "$good_from_ref" ]; }; then
+			kargs=(--kernel "good=$good_label")
+		fi
 		b=1
-		[ "$r" != 1 ] || b=3
-		kargs=(--kernel "p$k=$label")
-		if [ "$BISECT_GOOD" = each ] || [ "$s" = 0 ]; then
-			kargs=(--kernel "good=$good_label" "${kargs[@]}")
+		[ "$(nboots "$sd/merged/raw/p$k")" != 0 ] || b=3
+		if [ "$r" = 1 ] && [ "$from" = ref ] && [ "$(nboots "$sd/merged/raw/p$k")" != 0 ]; then
+			kargs=()
+		else
+			kargs+=(--kernel "p$k=$label")
 		fi
-		kb_say "step $s: prefix $k/$total, round $r: $b boot(s) a side"
-		rc=0
-		export BOOTS=$b
-		kb_fg "$here/run.sh" --run "$sd/rounds/r$r" "${kargs[@]}" >&2 || rc=$?
-		[ -z "$KB_SIGNAL" ] || stopped "step $s"
-		if [ -d "$sd/rounds/r$r/raw/good" ]; then
-			[ "$(find "$sd/rounds/r$r/raw/good" -name .done | wc -l)" -gt 0 ] ||
-				kb_die "step $s: GOOD ($good_label) did not complete a boot; see $sd/rounds/r$r/failed-boots.tsv"
-			link_boots "$sd/rounds/r$r/raw/good" "$sd/merged/raw/good"
-		fi
-		link_boots "$sd/rounds/r$r/raw/p$k" "$sd/merged/raw/p$k"
-		if [ "$(nboots "$sd/merged/raw/p$k")" = 0 ]; then
-			[ "$rc" = 0 ] || kb_say "step $s: run.sh exited $rc (above)"
-			verdict=skip
-			return 0
-		fi
-		[ "$rc" = 0 ] || kb_die "step $s: run.sh exited $rc (above); its run directory is $sd/rounds/r$r"
-		if [ "$s" = 0 ] && [ "$r" = 1 ]; then
-			f=$("$here/floor.sh" "$sd/rounds/r1")
-			[ -z "$f" ] || floor_arg=(--floor "$f")
-		elif [ "$s" != 0 ] && [ "$BISECT_GOOD" = reuse ] && [ ! -e "$sd/merged/raw/good" ]; then
-			ln -s "$good_boots" "$sd/merged/raw/good"
+		if [ "${#kargs[@]}" -gt 0 ]; then
+			kb_say "step $s: prefix $k/$total, round $r: $b boot(s) a side"
+			rc=0
+			export BOOTS=$b
+			kb_fg "$here/run.sh" --run "$sd/rounds/r$r" "${kargs[@]}" >&2 || rc=$?
+			[ -z "$KB_SIGNAL" ] || stopped "step $s"
+			if [ -d "$sd/rounds/r$r/raw/good" ]; then
+				[ "$(find "$sd/rounds/r$r/raw/good" -name .done | wc -l)" -gt 0 ] ||
+					kb_die "step $s: GOOD ($good_label) did not complete a boot; see $sd/rounds/r$r/failed-boots.tsv"
+				link_boots "$sd/rounds/r$r/raw/good" "$sd/merged/raw/good"
+			fi
+			link_boots "$sd/rounds/r$r/raw/p$k" "$sd/merged/raw/p$k"
+			if [ "$(nboots "$sd/merged/raw/p$k")" = 0 ]; then
+				[ "$rc" = 0 ] || kb_say "step $s: run.sh exited $rc (above)"
+				verdict=skip
+				return 0
+			fi
+			[ "$rc" = 0 ] || kb_die "step $s: run.sh exited $rc (above); its run directory is $sd/rounds/r$r"
+			# the calibrated floor, if its A/A run was made as this one
+			if [ ! -f "$run/floor.arg" ]; then
+				f=$("$here/floor.sh" "$sd/rounds/r$r")
+				[ -z "$f" ] || floor_arg=(--floor "$f")
+				printf '%s\n' "${floor_arg[@]}" >"$run/floor.arg"
+			fi
 		fi
 		decide "$sd/merged" good "p$k"
 		[ -s "$sd/merged/decide.tsv" ] ||
@@ -307,12 +379,16 @@ step() {
 		fi
 		break
 	done
-	while IFS=$'\t' read -r w var pt m v n ratio l h lev; do
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$k" \
-			"$(basename "$(readlink -f "$KBENCH_CACHE/labels/$label")")" "$(nboots "$sd/merged/raw/good")" \
-			"$(nboots "$sd/merged/raw/p$k")" "$w" "$var" "$pt" "$m" "$ratio" "$l" "$h" "$lev" "$v"
+	while IFS=$'\t' read -r w var pt m v _ ratio l h lev; do
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$k" "$key" \
+			"$(nboots "$sd/merged/raw/good")" "$(nboots "$sd/merged/raw/p$k")" \
+			"$w" "$var" "$pt" "$m" "$ratio" "$l" "$h" "$lev" "$v" "${from:--}"
 	done <"$sd/merged/decide.tsv" >>"$run/bisect.tsv"
-	cp "$sd/merged/compare.json" "$run/step-$(printf '%02d' "$s").json"
+	if [ "$s" = 0 ]; then
+		cp "$sd/merged/compare.json" "$run/results.json"
+	else
+		cp "$sd/merged/compare.json" "$run/step-$(printf '%02d' "$s").json"
+	fi
 	[ "$s" != 0 ] || good_boots=$sd/merged/raw/good
 	if grep -q $'\tworse\t' "$sd/merged/decide.tsv"; then
 		verdict=bad
@@ -331,7 +407,6 @@ new_label=$(prefix_kernel "$total")
 [ -n "$new_label" ] || kb_die "NEW=$NEW does not build as a whole (see the build log named above): nothing to bisect"
 step 0 "$total" "$new_label"
 [ "$verdict" != skip ] || kb_die "NEW=$NEW does not boot (every boot failed; see $(stepdir "$total")/rounds/*/failed-boots.tsv): nothing to bisect"
-cp "$run/step-00.json" "$run/results.json"
 # the regressed keys: those worse in step 0
 keys=$run/keys.tsv
 awk -F'\t' -v OFS='\t' '$5 == "worse" { print $1, $2, $3, $4 }' "$(stepdir "$total")/merged/decide.tsv" >"$keys"
@@ -356,7 +431,7 @@ while [ -z "$result" ] && [ $((hi - lo)) -gt 1 ]; do
 	if [ -z "$label" ]; then
 		kb_say "step $steps: prefix $mid does not build: skipped (as git bisect skip)"
 		skipped+=("$mid")
-		printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tskip (does not build)\n' "$steps" "$mid" >>"$run/bisect.tsv"
+		printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tskip (does not build)\t-\n' "$steps" "$mid" >>"$run/bisect.tsv"
 		continue
 	fi
 	step "$steps" "$mid" "$label"
@@ -366,7 +441,7 @@ while [ -z "$result" ] && [ $((hi - lo)) -gt 1 ]; do
 	skip)
 		kb_say "step $steps: prefix $mid does not boot or run the workload: skipped (as git bisect skip)"
 		skipped+=("$mid")
-		printf '%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tskip (does not boot)\n' "$steps" "$mid" \
+		printf '%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tskip (does not boot)\t-\n' "$steps" "$mid" \
 			"$(basename "$(readlink -f "$KBENCH_CACHE/labels/$label")")" >>"$run/bisect.tsv"
 		;;
 	*) result=undecided ;;
@@ -397,65 +472,88 @@ if [ "$result" = found ]; then
 	fi
 fi
 
-# The log: the text to paste into a reply on the list.
+# The log: the text to paste into a reply on the list, 80 columns.
 iv() { awk -v r="$1" -v l="$2" -v h="$3" -v lev="$4" 'BEGIN {
 	if (r == "" || r == "-") { print "-"; exit }
-	printf "%.4f [%.4f, %.4f] (%g %%)", r, l, h, 100 * (1 - 2 * lev) }'; }
+	printf "%.4f [%.4f, %.4f] %g%%", r, l, h, 100 * (1 - 2 * lev) }'; }
+# the keys of the steps' rows, numbered k1, k2, ... in order
+tail -n +2 "$run/bisect.tsv" | awk -F'\t' -v OFS='\t' '$6 != "-" && !seen[$6 FS $7 FS $8 FS $9]++ {
+	print "k" ++n, $6, $7, $8, $9 }' >"$run/keys-numbered.tsv"
+knum() { awk -F'\t' -v w="$1" -v v="$2" -v p="$3" -v m="$4" '$2 == w && $3 == v && $4 == p && $5 == m { print $1 }' \
+	"$run/keys-numbered.tsv"; }
 {
 	echo "kbench bisect-perf: which patch of NEW made it slower than GOOD"
 	echo
-	echo "NEW:  $NEW ($total patches)"
-	echo "GOOD: $good_desc, kernel ${good_key:0:12}"
-	echo "keys: $(awk -F'\t' '{ printf "%s%s variant=%s point=%s metric=%s", (NR > 1 ? "; " : ""), $1, $2, $3, $4 }' "$targets")"
-	echo "rule: kbstat sequential (O'Brien-Fleming alpha spending, 5 % one-sided), 3 to $BISECT_BOOTS boots a side; GOOD's boots: $BISECT_GOOD"
-	echo "clock: $(jq -r '[.results[].clock] | unique | join(", ")' "$run/results.json") (ratio = prefix / GOOD; interval at the rule's level)"
+	echo "NEW:   $NEW ($total patches)"
+	echo "GOOD:  $good_desc, kernel ${good_key:0:12}"
+	echo "asked: $(awk -F'\t' '{ printf "%s%s %s %s %s", (NR > 1 ? "; " : ""), $1, $2, $3, $4 }' "$targets")"
+	while IFS=$'\t' read -r n w v p m; do
+		echo "key $n: $w/$v $p $m"
+	done <"$run/keys-numbered.tsv"
+	echo "rule:  kbstat sequential (O'Brien-Fleming spending, 5 % one-sided),"
+	echo "       3 to $BISECT_BOOTS boots a side; GOOD's boots: $BISECT_GOOD${ref:+, boots from BISECT_REF}"
+	echo "clock: $(jq -r '[.results[].clock] | unique | join(", ")' "$run/results.json"); ratio = prefix / GOOD, interval at the rule's level"
 	echo
-	printf '%-4s %-7s %-12s %-9s %-38s %s\n' step prefix kernel boots "ratio [interval]" verdict
-	tail -n +2 "$run/bisect.tsv" | while IFS=$'\t' read -r s k key gb pb w var pt m ratio l h lev v; do
-		printf '%-4s %-7s %-12s %-9s %-38s %s\n' "$s" "$k/$total" "${key:0:12}" "$gb+$pb" \
-			"$(iv "$ratio" "$l" "$h" "$lev")" "$v${w:+ ($w $pt $m${var:+ $var})}" | sed 's/ ( *)$//; s/(- - -)//'
+	printf '%-4s %-6s %-12s %-6s %-31s %s\n' step prefix kernel boots "ratio [interval] level" verdict
+	tail -n +2 "$run/bisect.tsv" | while IFS=$'\t' read -r s k key gb pb w var pt m ratio l h lev v _; do
+		kn=''
+		[ "$w" = - ] || [ "$(wc -l <"$run/keys-numbered.tsv")" = 1 ] || kn=" $(knum "$w" "$var" "$pt" "$m")"
+		printf '%-4s %-6s %-12s %-6s %-31s %s\n' "$s" "$k/$total" "${key:0:12}" "$gb+$pb" \
+			"$(iv "$ratio" "$l" "$h" "$lev")" "$v$kn"
 	done
 	echo
 	for i in "${!skipped[@]}"; do
-		echo "skipped: prefix ${skipped[$i]} ($(subject "$(sed -n "${skipped[$i]}p" "$run/series/new.list")"))"
+		echo "skipped: prefix ${skipped[$i]}: $(subject "$(sed -n "${skipped[$i]}p" "$run/series/new.list")")"
 	done
 	case "$result" in
 	none)
-		echo "nothing regressed: NEW is not worse than GOOD at any key asked for (step 0); no bisect" ;;
+		echo "nothing regressed: NEW is not worse than GOOD at any key asked for"
+		echo "(step 0); no bisect" ;;
 	undecided)
-		echo "undecided: the first bad patch is one of $((lo + 1))-$hi; the last step stayed inconclusive at $BISECT_BOOTS boots a side."
+		echo "undecided: the first bad patch is one of $((lo + 1))-$hi; step $steps stayed"
+		echo "inconclusive at $BISECT_BOOTS boots a side:"
 		jq -r '.results[] | select(.verdict | test("inconclusive|insufficient")) | "  \(.workload) \(.point) \(.metric): \(.why)"' \
-			"$last_sd/merged/compare.json" |
-			sed -E 's/BOOTS=([0-9]+)/BISECT_BOOTS=\1/g' || true
-		echo "What would settle it: more boots a side (BISECT_BOOTS above), or a calibrated floor (make calibrate)." ;;
+			"$last_sd/merged/compare.json" | sed -E 's/BOOTS=([0-9]+)/BISECT_BOOTS=\1/g' | fold -s -w 78 || true
+		echo "What would settle it: more boots a side (BISECT_BOOTS=), or the floor"
+		echo "of an A/A run made the same way (make calibrate)." ;;
 	skipped)
 		echo "the first bad patch is one of $((lo + 1))-$hi: the prefixes between were skipped" ;;
 	found)
 		p=$(sed -n "${hi}p" "$run/series/new.list")
-		echo "first bad patch: $hi/$total \"$(subject "$p")\""
-		echo "  ($(basename "$p")), found in $steps step(s) after step 0"
+		echo "first bad patch: $hi/$total, found in $steps step(s) after step 0"
+		echo "  $(subject "$p")"
+		echo "  ($(basename "$p"))"
 		echo "  against GOOD:"
-		awk -F'\t' -v k="$hi" '$2 == k && $14 == "worse"' "$run/bisect.tsv" | head -n 1 | {
-			IFS=$'\t' read -r _ _ _ gb pb w var pt m ratio l h lev v
-			echo "    $w $pt $m: $(iv "$ratio" "$l" "$h" "$lev") $v, $gb+$pb boots"
-		}
+		awk -F'\t' -v k="$hi" '$2 == k && $14 == "worse"' "$run/bisect.tsv" |
+			while IFS=$'\t' read -r _ _ _ gb pb w var pt m ratio l h lev v _; do
+				echo "    $(knum "$w" "$var" "$pt" "$m"): $(iv "$ratio" "$l" "$h" "$lev") $v, $gb+$pb boots"
+			done
 		if [ -n "$vs_prev" ]; then
 			echo "  against $vs_prev:"
-			while IFS=$'\t' read -r w _ pt m v n ratio l h lev; do
-				echo "    $w $pt $m: $(iv "$ratio" "$l" "$h" "$lev") $v, $n boots a side"
+			while IFS=$'\t' read -r w var pt m v n ratio l h lev; do
+				echo "    $(knum "$w" "$var" "$pt" "$m"): $(iv "$ratio" "$l" "$h" "$lev") $v, $n boots a side"
 			done <"$run/steps/first-bad-vs-previous/decide.tsv"
 		else
-			echo "  against prefix $lo: not booted (taken as good: it is the part of NEW GOOD shares)"
+			echo "  against prefix $lo: not booted"
 		fi
-		[ "$lo_known" = 1 ] || echo "  note: prefix $lo was taken as good without a boot (NEW shares it with GOOD)" ;;
+		[ "$lo_known" = 1 ] ||
+			echo "  note: prefix $lo was taken as good without a boot (NEW shares it with GOOD)" ;;
 	esac
 } >"$run/bisect.log"
 cp "$run/bisect.log" "$run/summary.txt"
 
-# The history store: every kernel booted, with step 0 as results.json.
-if fp0=$(find "$(stepdir "$total")/rounds" -name fingerprint.json | sort | head -n 1) && [ -n "$fp0" ]; then
-	jq --slurpfile all <(for d in "$run"/steps/[0-9]*-p*/rounds/r1/fingerprint.json; do jq .kernels "$d"; done | jq -s 'add') \
-		'.kernels = $all[0]' "$fp0" | kb_atomic_write "$run/fingerprint.json"
+# The history store: step 0 as results.json, each step as step-NN.json,
+# and every kernel compared (from this run's boots or BISECT_REF's).
+fps=()
+mapfile -t fps < <(find "$run/steps" -path '*/rounds/r*/fingerprint.json' | sort; [ -z "$ref" ] || echo "$ref/fingerprint.json")
+if [ "${#fps[@]}" -gt 0 ]; then
+	names=$(tail -n +2 "$run/bisect.tsv" | awk -F'\t' -v g="$good_key" 'BEGIN { print "good\t" g }
+		$3 != "-" { print "p" $2 "\t" $3 }' | sort -u | jq -R 'split("\t") | {(.[0]): .[1]}' | jq -s add)
+	jq -s --argjson names "$names" '
+		([.[].kernels // {} | .[]]) as $all |
+		.[0] + {kernels: ($names | with_entries(.value as $k |
+			.value = ([$all[] | select(.key == $k)][0]) | select(.value != null)))}' "${fps[@]}" |
+		kb_atomic_write "$run/fingerprint.json"
 	KBSTAT=$kbstat "$top/analysis/history.sh" record "$run" || true
 fi
 
