@@ -323,7 +323,7 @@ step() {
 		link_boots "$good_from_ref" "$sd/merged/raw/good"
 		from=ref
 	elif [ "$s" != 0 ] && [ "$BISECT_GOOD" = reuse ]; then
-		ln -s "$good_boots" "$sd/merged/raw/good"
+		link_boots "$good_boots" "$sd/merged/raw/good"
 	fi
 	rp=$(ref_boots "$key")
 	if [ -n "$rp" ] && [ "$(nboots "$rp")" -ge 3 ]; then
@@ -334,9 +334,12 @@ step() {
 	while :; do
 		r=$((r + 1))
 		# each side's first 3 boots (the least a verdict needs), then
-		# a pair at a time; GOOD boots beside the prefix unless reused
+		# a pair at a time; GOOD boots beside the prefix unless its
+		# first 3 are reused (the added pairs are booted: the rule's
+		# look is the smaller side's boots)
 		kargs=()
-		if [ "$BISECT_GOOD" = each ] || { [ "$s" = 0 ] && [ -z "$good_from_ref" ]; }; then
+		if [ "$BISECT_GOOD" = each ] || { [ "$s" = 0 ] && [ -z "$good_from_ref" ]; } ||
+			[ "$(nboots "$sd/merged/raw/p$k")" != 0 ]; then
 			kargs=(--kernel "good=$good_label")
 		fi
 		b=1
@@ -375,7 +378,9 @@ step() {
 		[ -s "$sd/merged/decide.tsv" ] ||
 			kb_die "step $s: none of the keys asked for ($(tr '\t\n' ' ;' <"$keys")) has samples in $sd/merged; check WORKLOAD, POINT, METRIC and VARIANT against the workload's report"
 		if grep -q $'\tcontinue\t' "$sd/merged/decide.tsv" && ! grep -q $'\tworse\t' "$sd/merged/decide.tsv"; then
-			continue
+			[ "$(nboots "$sd/merged/raw/p$k")" -ge "$BISECT_BOOTS" ] || continue
+			# the budget is spent (a side short of boots that failed)
+			sed -i 's/\tcontinue\t/\tinconclusive\t/' "$sd/merged/decide.tsv"
 		fi
 		break
 	done
