@@ -290,7 +290,7 @@ if [ -n "${BISECT_REF:-}" ]; then
 	if ! cmp -s "$ref/plan.env" "$run/plan.env"; then
 		kb_die "BISECT_REF=$ref was made with another plan; its boots cannot stand for this one's. Differences: $(diff "$ref/plan.env" "$run/plan.env" | grep '^[<>]' | tr '\n' ' ')"
 	fi
-	[ ! -f "$ref/floor.arg" ] || mapfile -t floor_arg <"$ref/floor.arg"
+	[ ! -f "$ref/floor.arg" ] || mapfile -t floor_arg < <(grep . "$ref/floor.arg")
 fi
 # ref_boots KEY: the boots directory of BISECT_REF's prefix kernel KEY
 ref_boots() {
@@ -371,7 +371,7 @@ step() {
 			if [ ! -f "$run/floor.arg" ]; then
 				f=$("$here/floor.sh" "$sd/rounds/r$r")
 				[ -z "$f" ] || floor_arg=(--floor "$f")
-				printf '%s\n' "${floor_arg[@]}" >"$run/floor.arg"
+				printf '%s\n' "${floor_arg[@]}" | grep . >"$run/floor.arg" || true
 			fi
 		fi
 		decide "$sd/merged" good "p$k"

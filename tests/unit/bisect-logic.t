@@ -26,7 +26,7 @@ for c in parallel jq "$top/build/analysis/kbstat"; do
 		exit 1
 	fi
 done
-echo "1..16"
+echo "1..18"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/build/analysis" "$tree/images" "$tree/bench" "$tree/guest" \
@@ -35,7 +35,7 @@ cp -r "$top/orchestrate" "$top/scripts" "$top/workloads" "$tree/"
 cp "$top/bench.conf" "$tree/"
 cp "$top/kernel/scripts/series.sh" "$top/kernel/scripts/key.sh" "$top/kernel/scripts/build-cmds.sh" \
 	"$tree/kernel/scripts/"
-cp "$top/analysis/history.sh" "$tree/analysis/"
+cp "$top/analysis/"*.sh "$tree/analysis/"
 cp "$top/build/analysis/kbstat" "$tree/build/analysis/"
 rm -f "$tree/workloads/"*.wl
 printf 'name = t\nbench = fake\nprimary = ns\nreps = 6\nwarmup = 1\nmatrix.vcpus = 1\n' >"$tree/workloads/t.wl"
@@ -189,5 +189,23 @@ ok "$r" "an unknown WORKLOAD: refused, listing the workloads"
 bis badpoint "$fx/slow5.series" POINT="vcpus=1;size=3"
 said badpoint "error: POINT='vcpus=1;size=3': workload t has no parameter 'size'" && r=0 || r=1
 ok "$r" "a POINT with a parameter the workload lacks: refused, naming it"
+
+# make regression-check BISECT=1: NEW (patches 1-8) against OLD (1-4)
+# fails the gate, and the bisect runs against OLD from patch 5 on
+rc=0
+env KBENCH_CACHE="$tmp/cache" IMAGE="$tmp/image.qcow2" HISTORY_DB="$tmp/history.sqlite" \
+	KB_SRCVER=stub KB_CCVER=stub KB_PAHOLEVER=stub KCONFIG_FRAGMENT="$tmp/frag.config" \
+	NEW="$fx/slow5.series" OLD="$fx/none.series" SERIES="$fx/slow1.series" REF= BISECT=1 \
+	GOOD=baseline WORKLOAD= POINT= METRIC= VARIANT= BISECT_BOOTS=3 BISECT_GOOD=reuse \
+	KB_STUB_EFFECT=0005:1.3 BOOTS=3 WORKLOADS= CLOCK= PROFILE=0 MODEL= BOOT_TIMEOUT= RETRIES=0 \
+	BENCH_VCPUS= QUICK=0 MEM= BOOT_JOBS=2 DEBUG=0 HISTORY=0 \
+	"$tree/orchestrate/regress.sh" >"$tmp/rc.log" 2>&1 || rc=$?
+run=$(sed -n 's/^kbench: \[[^]]*\] bisect log: \(.*\)\/bisect.log$/\1/p' "$tmp/rc.log" | tail -n 1)
+is "regression-check BISECT=1: exits 1 (the gate), bisects from patch 5 against OLD: 8, 6, 5 worse" \
+	"$rc $(steps 2>/dev/null)" "1 0:8:worse 1:6:worse 2:5:worse"
+said rc '^first bad patch: 5/8, found in 2 step\(s\) after step 0$' && said rc '^GOOD: +GOOD=.*none.series \(4 patches\)' &&
+	said rc '^key k1: t/default vcpus=1 ns$' && r=0 || r=1
+ok "$r" "... names patch 5, GOOD being OLD, on the gate's worse row"
+[ "$r" = 0 ] || show rc
 
 exit "$fail"
