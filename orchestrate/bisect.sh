@@ -170,8 +170,10 @@ else
 	fi
 	good_desc="GOOD=$GOOD ($(grep -c . "$run/series/good.list") patches)"
 	# the patches NEW shares with GOOD, from the first: the bisect
-	# starts after them (a rewritten patch 5 of 12 is bisected from 5)
-	lo=$(cmp "$run/series/new.sha" "$run/series/good.sha" 2>/dev/null | sed -n 's/.* line \([0-9]*\).*/\1/p')
+	# starts after them (a rewritten patch 5 of 12 is bisected from 5);
+	# cmp names the first line that differs, or says that GOOD's list
+	# ended (exit 1 either way)
+	lo=$(cmp "$run/series/new.sha" "$run/series/good.sha" 2>/dev/null | sed -n 's/.* line \([0-9]*\).*/\1/p') || true
 	if [ -z "$lo" ]; then
 		lo=$(grep -c . "$run/series/good.sha")
 		[ "$lo" -lt "$total" ] || kb_die "NEW=$NEW has GOOD's patches and no more: nothing to bisect"

@@ -35,7 +35,7 @@ cp -r "$top/orchestrate" "$top/scripts" "$top/workloads" "$tree/"
 cp "$top/bench.conf" "$tree/"
 cp "$top/kernel/scripts/series.sh" "$top/kernel/scripts/key.sh" "$top/kernel/scripts/build-cmds.sh" \
 	"$tree/kernel/scripts/"
-cp "$top/analysis/"*.sh "$tree/analysis/"
+cp -r "$top/analysis/." "$tree/analysis/"
 cp "$top/build/analysis/kbstat" "$tree/build/analysis/"
 rm -f "$tree/workloads/"*.wl
 printf 'name = t\nbench = fake\nprimary = ns\nreps = 6\nwarmup = 1\nmatrix.vcpus = 1\n' >"$tree/workloads/t.wl"
@@ -198,7 +198,7 @@ env KBENCH_CACHE="$tmp/cache" IMAGE="$tmp/image.qcow2" HISTORY_DB="$tmp/history.
 	NEW="$fx/slow5.series" OLD="$fx/none.series" SERIES="$fx/slow1.series" REF= BISECT=1 \
 	GOOD=baseline WORKLOAD= POINT= METRIC= VARIANT= BISECT_BOOTS=3 BISECT_GOOD=reuse \
 	KB_STUB_EFFECT=0005:1.3 BOOTS=3 WORKLOADS= CLOCK= PROFILE=0 MODEL= BOOT_TIMEOUT= RETRIES=0 \
-	BENCH_VCPUS= QUICK=0 MEM= BOOT_JOBS=2 DEBUG=0 HISTORY=0 \
+	BENCH_VCPUS= QUICK=0 MEM= BOOT_JOBS=2 DEBUG=0 HISTORY=0 KBSTAT="$tree/build/analysis/kbstat" \
 	"$tree/orchestrate/regress.sh" >"$tmp/rc.log" 2>&1 || rc=$?
 run=$(sed -n 's/^kbench: \[[^]]*\] bisect log: \(.*\)\/bisect.log$/\1/p' "$tmp/rc.log" | tail -n 1)
 is "regression-check BISECT=1: exits 1 (the gate), bisects from patch 5 against OLD: 8, 6, 5 worse" \
