@@ -413,6 +413,11 @@ kb_say "step 0: NEW (prefix $total/$total) against GOOD"
 new_label=$(prefix_kernel "$total")
 [ -n "$new_label" ] || kb_die "NEW=$NEW does not build as a whole (see the build log named above): nothing to bisect"
 step 0 "$total" "$new_label"
+# reused boots stand for new ones only where a boot's counts do not
+# depend on the host or on when it ran: the icount clock
+if [ "$BISECT_GOOD" = reuse ] && jq -e '[.results[].clock] | index("wall")' "$run/results.json" >/dev/null; then
+	kb_die "BISECT_GOOD=reuse needs the icount clock, but step 0 ran under the wall clock (CLOCK= or the workload file's clock): use BISECT_GOOD=each; step 0 is in $run"
+fi
 [ "$verdict" != skip ] || kb_die "NEW=$NEW does not boot (every boot failed; see $(stepdir "$total")/rounds/*/failed-boots.tsv): nothing to bisect"
 # the regressed keys: those worse in step 0
 keys=$run/keys.tsv
