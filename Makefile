@@ -14,15 +14,19 @@ export KBENCH_CACHE KERNEL_SRC_PKG KERNEL_SRC_TAR KCONFIG_FRAGMENT KCC JOBS DEBU
 export IMAGE ROOT ACCEL CLOCK VCPUS MEM BOOT_TIMEOUT BOOTS WORKLOADS QUICK
 export PROFILE FORCE V TOP RESUME BENCH_VCPUS NEW OLD REF RUN SERIES RETRIES
 export FUZZ_TIME MODEL BOOT_JOBS MATRIX HOSTS HOSTS_KNOWN_HOSTS HOSTS_SSH_CONFIG HOSTS_MIN_FREE_MB
+export BISECT GOOD WORKLOAD POINT METRIC VARIANT BISECT_BOOTS BISECT_GOOD BISECT_REF
 
 .PHONY: help deps check-conf kernels kernel-baseline kernel-patched test \
-	test-unit test-vm clean
+	test-unit test-vm test-bisect clean
 
 help:
 	@echo "kbench targets:"
 	@echo "  make bench-compare     build both kernels and the image, run the workloads, write a report"
 	@echo "  make report RUN=reports/<id>    regenerate a report from its raw data"
 	@echo "  make regression-check NEW=<series|dir|mbox> [OLD=kernel/series] [REF=reports/<id>]"
+	@echo "  make bisect-perf NEW=<series> WORKLOAD=w [GOOD=baseline|<series>] [POINT=] [METRIC=]"
+	@echo "                         which patch of NEW made it slower: bisects the series' prefixes"
+	@echo "                         (regression-check BISECT=1 starts it from a failed gate)"
 	@echo "  make calibrate         A/A run (baseline vs baseline): measures the noise floor"
 	@echo "  make history [WORKLOAD=] [METRIC=] [SERIES=]   each metric across the series' revisions,"
 	@echo "                         with change points (reports/history/index.html)"
@@ -36,6 +40,7 @@ help:
 	@echo "  make bisect-check      build and boot every prefix of the series, running its checks"
 	@echo "  make bench             run the workloads on both kernels, no report"
 	@echo "  make test              unit tests and VM tests (TAP, prove)"
+	@echo "  make test-bisect       make bisect-perf on the fixture series (tests/long, ~12 min warm)"
 	@echo "  make fuzz              run every parser's fuzz harness FUZZ_TIME s (fuzz/README.md)"
 	@echo "  make deps              check/install the Debian packages needed"
 	@echo "  make clean             remove build outputs in the repo (not the cache)"
@@ -75,6 +80,11 @@ test-unit: deps bench-tools check-tools analysis-tools fuzz-tools sanitize-tools
 # The VM tests need both kernels and the image; they boot guests.
 test-vm: deps kernels image bench-tools check-tools analysis-tools
 	prove -r tests/vm
+
+# Too long for make test's budget (tests/long/): make bisect-perf on the
+# fixture series, 6 prefix kernels and 21 boots, about 12 min warm.
+test-bisect: deps kernels image bench-tools check-tools analysis-tools
+	prove --timer tests/long/bisect-perf.t
 
 clean:
 	rm -rf build

@@ -34,7 +34,7 @@ schema() {
 CREATE TABLE IF NOT EXISTS runs (
 	run_id TEXT PRIMARY KEY,	-- the run directory's name
 	path TEXT NOT NULL,		-- where it was imported from
-	kind TEXT NOT NULL,		-- bench-compare, regression-check, calibrate
+	kind TEXT NOT NULL,		-- bench-compare, regression-check, calibrate, bisect-perf
 	fingerprint_sha256 TEXT,	-- of fingerprint.json without "kernels"
 	fingerprint TEXT,		-- fingerprint.json itself
 	imported_at TEXT NOT NULL
@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS kernels (
 );
 CREATE TABLE IF NOT EXISTS results (
 	run_id TEXT NOT NULL REFERENCES runs(run_id),
-	comparison TEXT NOT NULL,	-- the results file: results.json, new-vs-baseline.json
+	comparison TEXT NOT NULL,	-- the results file: results.json, new-vs-baseline.json, step-NN.json
 	base TEXT NOT NULL, new TEXT NOT NULL,	-- kernels.name of both sides
 	workload TEXT NOT NULL, variant TEXT NOT NULL, point TEXT NOT NULL,
 	metric TEXT NOT NULL, unit TEXT, better TEXT, clock TEXT,
@@ -112,6 +112,7 @@ run_sql() {
 	[ -f "$run/results.json" ] || kb_die "$run: no results.json (make report RUN=$run writes it)"
 	kind=bench-compare
 	[ ! -f "$run/revisions.txt" ] || kind=regression-check
+	[ ! -f "$run/bisect.tsv" ] || kind=bisect-perf
 	case $id in *-aa) kind=calibrate ;; esac
 	echo "BEGIN;"
 	echo "DELETE FROM results WHERE run_id = '${id//\'/\'\'}';"
@@ -149,7 +150,9 @@ run_sql() {
 			def q: if . == null then "NULL" else "'"'"'" + (tostring | gsub("'"'"'"; "'"'"''"'"'")) + "'"'"'" end;
 			"INSERT INTO kernels VALUES (\($id | q), \($name | q), \($k.label | q), \($k.key | q), \($n), \($series | q), \($rev | q), \($num), \($sha | q), \(if $spec == "" then null else $spec end | q));"'
 	done
-	for f in results.json new-vs-baseline.json; do
+	# a bisect's steps (orchestrate/bisect.sh): each prefix against GOOD
+	for f in results.json new-vs-baseline.json $(cd "$run" && find . -maxdepth 1 -name 'step-*.json' | sort); do
+		f=${f#./}
 		[ -f "$run/$f" ] || continue
 		jq -r --arg id "$id" --arg cmp "$f" '
 			def q: if . == null then "NULL" elif type == "number" then tostring
@@ -234,7 +237,8 @@ WITH rows AS (
 	FROM results r
 	JOIN kernels k ON k.run_id = r.run_id AND k.name = r.new
 	JOIN kernels b ON b.run_id = r.run_id AND b.name = r.base
-	WHERE b.npatches = 0 AND k.npatches > 0 AND r.estimate IS NOT NULL $where
+	WHERE b.npatches = 0 AND k.npatches > 0 AND r.estimate IS NOT NULL
+		AND r.comparison NOT LIKE 'step-%' $where
 )
 SELECT series, workload, variant, point, metric, unit, better, scale, revision, run_id,
 	estimate, ci_lo, ci_hi, verdict, min_effect

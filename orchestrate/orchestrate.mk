@@ -4,9 +4,10 @@
 #   make bench              run the workloads on baseline and patched
 #   make bench-compare      kernels, image, bench, report: the main job
 #   make calibrate          A/A run, baseline against baseline: noise floor
-#   make regression-check NEW=<series|dir|mbox> [OLD=kernel/series] [REF=reports/<id>]
+#   make regression-check NEW=<series|dir|mbox> [OLD=kernel/series] [REF=reports/<id>] [BISECT=1]
+#   make bisect-perf NEW=<series> WORKLOAD=W [GOOD=baseline|<series>] [POINT=] [METRIC=]
 
-.PHONY: bench bench-compare calibrate regression-check
+.PHONY: bench bench-compare calibrate regression-check bisect-perf
 
 BENCH_DEPS := deps check-conf kernels image bench-tools analysis-tools
 # MODEL=cache: the boots load the kbcache plugin (model/README.md). A
@@ -26,3 +27,6 @@ calibrate: $(BENCH_DEPS)
 
 regression-check: $(BENCH_DEPS)
 	@orchestrate/regress.sh
+
+bisect-perf: $(BENCH_DEPS)
+	@orchestrate/bisect.sh

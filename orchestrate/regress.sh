@@ -9,6 +9,8 @@
 # (and, as not regressions, the inconclusive and insufficient rows);
 # 0 otherwise. REF=reports/<id> takes OLD's samples (its "patched" kernel)
 # from a stored run instead of booting OLD again, if the fingerprints match.
+# BISECT=1: on a regression, make bisect-perf of NEW against OLD on the
+# rows that failed the gate (orchestrate/bisect.sh), then exit 1.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -138,6 +140,18 @@ case $rc:$(head -n 1 "$run/summary.txt") in
 esac
 if [ "$rc" != 0 ]; then
 	kb_say "report: $run/index.html"
+	if [ "${BISECT:-0}" = 1 ]; then
+		# which patch of NEW: its prefixes against OLD, on the rows
+		# that failed the gate (orchestrate/bisect.sh)
+		jq -r '.results[] | select(.verdict == "worse") | [.workload, .variant, .point, .metric] | @tsv' \
+			"$run/new-vs-old.json" >"$run/bisect-targets.tsv"
+		if [ -s "$run/bisect-targets.tsv" ]; then
+			kb_say "BISECT=1: bisecting NEW's series against OLD on the $(grep -c . "$run/bisect-targets.tsv") worse row(s)"
+			GOOD=$OLD KB_GOOD_LABEL=$old_label "$here/bisect.sh" --targets "$run/bisect-targets.tsv" || true
+		else
+			kb_say "BISECT=1: no worse row to bisect (the gate failed on a crash or an absent variant: see above)"
+		fi
+	fi
 	exit 1
 fi
 kb_say "no regression of NEW against OLD; report: $run/index.html"
