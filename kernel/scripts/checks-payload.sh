@@ -32,6 +32,8 @@ sed -n 's|^[[:space:]]*\(patches/\)\{0,1\}\([^/#[:space:]][^/]*\)/.*|\2|p' "$spe
 		rm -f "$pay/checks/$topic"/*.[ch] "$pay/checks/$topic"/*.md
 		for c in "$src"/*.c; do
 			[ -f "$c" ] || continue
+			# a program's BPF side, built into its skeleton
+			case "$c" in *.bpf.c) continue ;; esac
 			b=$top/build/checks/$topic/$(basename "$c" .c)
 			[ -x "$b" ] || kb_die "$b not built: run make check-tools"
 			cp "$b" "$pay/checks/$topic/"

@@ -19,8 +19,9 @@ if [ "$topics" = "proc-interrupts rhash common-attrs ftrace-direct tracing-multi
 	[ -x "$tmp/pay/checks/common-attrs/commonattrs" ] && [ -f "$tmp/pay/checks/common-attrs/boot-check" ] &&
 	[ -x "$tmp/pay/checks/ftrace-direct/directcheck" ] && [ -f "$tmp/pay/checks/ftrace-direct/boot-check" ] &&
 	[ -x "$tmp/pay/checks/tracing-multi/tmcheck" ] && [ -f "$tmp/pay/checks/tracing-multi/boot-check" ] &&
+	[ -x "$tmp/pay/checks/tracing-multi/tmskel" ] && [ ! -e "$tmp/pay/checks/tracing-multi/tmskel.bpf" ] &&
 	[ ! -e "$tmp/pay/checks/lib" ]; then
-	ok 0 "kernel/series brings the proc-interrupts, rhash, common-attrs, ftrace-direct and tracing-multi checks, with irqcompat, rhashcheck, commonattrs, directcheck and tmcheck built (and kernel/checks/lib, no topic, stays out)"
+	ok 0 "kernel/series brings the proc-interrupts, rhash, common-attrs, ftrace-direct and tracing-multi checks, with irqcompat, rhashcheck, commonattrs, directcheck, tmcheck and tmskel (a libbpf skeleton) built (and kernel/checks/lib, no topic, stays out)"
 else
 	ok 1 "kernel/series brings the proc-interrupts, rhash, common-attrs, ftrace-direct and tracing-multi checks, each built (got: '$topics')"
 fi
