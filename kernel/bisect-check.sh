@@ -14,7 +14,8 @@
 # A topic's checks test the whole feature: they run on the prefixes where
 # the topic is complete or not begun (then they report it absent), not
 # while only some of its patches are in. BISECT_FROM=N starts at prefix N
-# (to resume after a fix; the earlier prefixes are not built or booted).
+# (to resume after a fix; the earlier prefixes are not built or booted),
+# BISECT_TO=M stops after prefix M (a range that fits the time at hand).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 here=$top/kernel/scripts
@@ -33,6 +34,18 @@ mkdir -p "$work"
 "$here/series.sh" "$spec" "$work" >"$work/all.list"
 total=$(grep -c . "$work/all.list" || true)
 [ "$total" -gt 0 ] || kb_die "SERIES=$spec is empty: nothing to bisect"
+# the range first: check-tools may build a kernel
+from=${BISECT_FROM:-1}
+case "$from" in '' | *[!0-9]* | 0) kb_die "BISECT_FROM must be a prefix number from 1 to $total, not '$from'" ;; esac
+[ "$from" -le "$total" ] || kb_die "BISECT_FROM=$from: the series has $total patches"
+[ "$from" = 1 ] || kb_say "BISECT_FROM=$from: prefixes 1-$((from - 1)) are not built or booted"
+to=${BISECT_TO:-$total}
+case "$to" in '' | *[!0-9]* | 0) kb_die "BISECT_TO must be a prefix number from $from to $total, not '$to'" ;; esac
+if [ "$to" -lt "$from" ] || [ "$to" -gt "$total" ]; then
+	kb_die "BISECT_TO=$to: want a prefix number from $from to $total"
+fi
+[ "$to" = "$total" ] || kb_say "BISECT_TO=$to: prefixes $((to + 1))-$total are not built or booted"
+
 make -s -C "$top" check-tools >/dev/null
 
 pay=$work/payload
@@ -57,12 +70,7 @@ while IFS= read -r p; do
 	tlast[$t]=$j
 done <"$work/all.list"
 
-from=${BISECT_FROM:-1}
-case "$from" in '' | *[!0-9]* | 0) kb_die "BISECT_FROM must be a prefix number from 1 to $total, not '$from'" ;; esac
-[ "$from" -le "$total" ] || kb_die "BISECT_FROM=$from: the series has $total patches"
-[ "$from" = 1 ] || kb_say "BISECT_FROM=$from: prefixes 1-$((from - 1)) are not built or booted"
-
-for i in $(seq "$from" "$total"); do
+for i in $(seq "$from" "$to"); do
 	# this prefix's payload: the checks of the topics it has whole or not at all
 	pi=$work/payload-$i
 	mkdir -p "$pi/checks"
@@ -100,4 +108,8 @@ for i in $(seq "$from" "$total"); do
 	}
 	kb_say "bisect $i/$total: builds and boots ($(cat "$out/results/uname.txt"))"
 done
-kb_say "all $total prefixes of the series build and boot"
+if [ "$from" = 1 ] && [ "$to" = "$total" ]; then
+	kb_say "all $total prefixes of the series build and boot"
+else
+	kb_say "prefixes $from-$to of the series' $total build and boot"
+fi
