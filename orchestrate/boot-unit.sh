@@ -168,7 +168,9 @@ if [ -n "$model_wls" ]; then
 	mapp='nokaslr norandmaps'
 fi
 [ -z "$KB_SIGNAL" ] || interrupted
-kb_say "boot $n/$nboots: $name ($label) vcpus=$v boot $b/$BOOTS clock=$clock${mw:+ model=cache}${KB_HOST_LOGIN:+ on $KB_HOST_LOGIN}, $(kb_elapsed) elapsed, $(fmt_min "$(eta)") left (estimated$([ "$jobs" = 1 ] || echo ", $jobs boots at a time"))"
+bof=$b/$BOOTS
+[ "$b" -le "$BOOTS" ] || bof="$b (added by BOOTS=auto)"
+kb_say "boot $n/$nboots: $name ($label) vcpus=$v boot $bof clock=$clock${mw:+ model=cache}${KB_HOST_LOGIN:+ on $KB_HOST_LOGIN}, $(kb_elapsed) elapsed, $(fmt_min "$(eta)") left (estimated$([ "$jobs" = 1 ] || echo ", $jobs boots at a time"))"
 if [ "$b" = 1 ] && [ -d "$payload.profile" ]; then
 	payload=$payload.profile
 fi

@@ -24,7 +24,13 @@
 # the kbcache plugin and model/join.sh adds its per-sample metrics to the
 # boot's raw CSVs (model/README.md); a join that fails is listed in
 # failed-boots.tsv too (exit "model"), the boot's other samples stay in
-# raw/, and the boot is not marked complete. Environment: BOOTS,
+# raw/, and the boot is not marked complete. With BOOTS=auto the run
+# starts with 3 boots a kernel; then every primary key is decided by the
+# adaptive-boots rule (orchestrate/adaptive.sh, kbstat sequential) and
+# the points it leaves undecided get one more boot pair (only those
+# points, A B), again and again until each is decided or BOOTS_MAX boots
+# a kernel are reached; each added boot is listed in RUN/plan.added and
+# at the end of RUN/plan.id. Environment: BOOTS, BOOTS_MAX,
 # WORKLOADS, QUICK, BENCH_VCPUS, RETRIES, BOOT_JOBS, PROFILE, MODEL,
 # ACCEL, IMAGE, ROOT, HOSTS, HOSTS_KNOWN_HOSTS, HOSTS_SSH_CONFIG,
 # HOSTS_MIN_FREE_MB, V (see bench.conf); with HOSTS the units run on
@@ -36,6 +42,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+# BOOTS=auto runs this script again, with the same arguments, per round
+args0=("$@")
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 # shellcheck source=workloads/wl.sh
@@ -46,7 +54,7 @@ top=$(cd "$here/.." && pwd)
 . "$here/hosts.sh"
 
 kb_conf KBENCH_CACHE
-kb_conf BOOTS WORKLOADS QUICK MATRIX RETRIES BOOT_JOBS HOSTS HOSTS_KNOWN_HOSTS HOSTS_SSH_CONFIG HOSTS_MIN_FREE_MB
+kb_conf BOOTS BOOTS_MAX WORKLOADS QUICK MATRIX RETRIES BOOT_JOBS HOSTS HOSTS_KNOWN_HOSTS HOSTS_SSH_CONFIG HOSTS_MIN_FREE_MB
 
 run='' names=() labels=()
 while [ $# -gt 0 ]; do
@@ -63,7 +71,19 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$run" ] || kb_die "run.sh: --run DIR is required"
 [ "${#names[@]}" -ge 1 ] || kb_die "run.sh: give at least one --kernel NAME=LABEL"
-case "$BOOTS" in '' | *[!0-9]* | 0) kb_die "BOOTS must be a positive number, not '$BOOTS'" ;; esac
+# BOOTS=auto: the rule's first look is at 3 boots a side (the least a
+# verdict takes), its last at BOOTS_MAX
+auto=0
+if [ "$BOOTS" = auto ]; then
+	auto=1
+	case "$BOOTS_MAX" in '' | *[!0-9]*) kb_die "BOOTS_MAX must be a whole number of boots a kernel (3 or more), not '$BOOTS_MAX'" ;; esac
+	[ "$BOOTS_MAX" -ge 3 ] || kb_die "BOOTS_MAX=$BOOTS_MAX: BOOTS=auto starts with 3 boots a kernel, so BOOTS_MAX must be 3 or more"
+	case "${#names[@]}" in 2 | 3) ;; *)
+		kb_die "BOOTS=auto decides between kernels: give two (or three, as make regression-check does), not ${#names[@]}" ;;
+	esac
+	BOOTS=3
+fi
+case "$BOOTS" in '' | *[!0-9]* | 0) kb_die "BOOTS must be a positive number or auto, not '$BOOTS'" ;; esac
 case "$RETRIES" in '' | *[!0-9]*) kb_die "RETRIES must be a whole number, not '$RETRIES'" ;; esac
 case "$BOOT_JOBS" in
 auto) ;;
@@ -317,7 +337,12 @@ plan_id() {
 		printf 'kernel %s=%s %s\n' "${names[$i]}" "${labels[$i]}" \
 			"$(basename "$(readlink -f "$KBENCH_CACHE/labels/${labels[$i]}")")"
 	done
-	printf 'boots %s\nprofile %s\n' "$BOOTS" "${PROFILE:-0}"
+	if [ "$auto" = 1 ]; then
+		printf 'boots auto: first %s, max %s\n' "$BOOTS" "$BOOTS_MAX"
+	else
+		printf 'boots %s\n' "$BOOTS"
+	fi
+	printf 'profile %s\n' "${PROFILE:-0}"
 	printf 'order variants rotated by boot (plan-order.sh)\n'
 	for v in "${groups[@]}"; do
 		printf 'vcpus %s: mem %s, timeout %s, clock %s, disks%s%s\n' "$v" \
@@ -329,8 +354,9 @@ plan_id() {
 newplan=$(mktemp "${TMPDIR:-/tmp}/kbench-plan.XXXXXX")
 plan_id >"$newplan"
 if [ -f "$run/plan.id" ]; then
-	if ! cmp -s "$run/plan.id" "$newplan"; then
-		d=$(diff "$run/plan.id" "$newplan" | grep '^[<>]' | head -n 4 |
+	# the boots BOOTS=auto added ("added ..." lines) come from the data
+	if ! cmp -s <(grep -v '^added ' "$run/plan.id") "$newplan"; then
+		d=$(diff <(grep -v '^added ' "$run/plan.id") "$newplan" | grep '^[<>]' | head -n 4 |
 			sed -e 's/^</  was:/' -e 's/^>/  now:/') || true
 		rm -f "$newplan"
 		kb_die "$run was made with another plan or other kernels, so it cannot be resumed with these settings; nothing was written to it. First differences:
@@ -354,7 +380,24 @@ for f in "${wls[@]}"; do
 	cp "$f" "$run/workloads/"
 done
 nboots=$(( ${#groups[@]} * BOOTS * ${#names[@]} ))
-kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s) = $nboots boots"
+# BOOTS=auto's added boots (plan.added: boot number, then the plan line
+# of a point it runs), by vCPU count
+declare -A added_lines=()
+added_boots=()
+if [ -f "$run/plan.added" ]; then
+	while IFS=$'\t' read -r ab line; do
+		v=$(cut -f4 <<<"$line")
+		v=${v%%;*}
+		v=${v#vcpus=}
+		[ -n "${added_lines[$v,$ab]:-}" ] || {
+			added_boots+=("$v,$ab")
+			nboots=$((nboots + ${#names[@]}))
+		}
+		added_lines[$v,$ab]+="$line
+"
+	done <"$run/plan.added"
+fi
+kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x ${#names[@]} kernel(s)$([ "${#added_boots[@]}" = 0 ] || echo " + ${#added_boots[@]} added pair(s)") = $nboots boots"
 
 # Time estimates (orchestrate/boot-time.sh): per vCPU count, from
 # earlier boots at that count, else at the nearest count (scaled), else
@@ -412,6 +455,17 @@ for v in "${groups[@]}"; do
 	done
 	unset payload_of
 done
+# BOOTS=auto's added boots: only their points, in the rotation of their
+# boot number, like any boot
+for vb in ${added_boots[@]+"${added_boots[@]}"}; do
+	v=${vb%,*} b=${vb#*,}
+	pd=$run/payload/v$v
+	rm -rf "$pd.a$b"
+	cp -r "$pd" "$pd.a$b"
+	rm -f "$pd.a$b/profile.on"
+	printf '%s' "${added_lines[$vb]}" | "$here/plan-order.sh" $((b - 1)) >"$pd.a$b/plan.tsv"
+	boot_payload[$v,$b]=$pd.a$b
+done
 
 if [ ! -f "$run/failed-boots.tsv" ]; then
 	printf 'kernel\tboot\tvcpus\tattempt\texit\treason\tserial_log\n' >"$run/failed-boots.tsv"
@@ -425,7 +479,11 @@ units=$run/units.tsv
 : >"$units.tmp"
 n=0 todo=0 done_boots=0
 for v in "${groups[@]}"; do
-	for b in $(seq 1 "$BOOTS"); do
+	bs=$(seq 1 "$BOOTS")
+	for vb in ${added_boots[@]+"${added_boots[@]}"}; do
+		[ "${vb%,*}" != "$v" ] || bs+=" ${vb#*,}"
+	done
+	for b in $bs; do
 		for i in "${!names[@]}"; do
 			n=$((n + 1))
 			name=${names[$i]}
@@ -568,4 +626,36 @@ fi
 [ "$failed" = 0 ] || kb_die "$failed boot(s) had failing workloads; their partial results are in $run/raw; see run.log in $run/boots/*/*/results/"
 [ "$model_failed" = 0 ] || kb_die "$model_failed boot(s) failed the model's join (listed in $run/failed-boots.tsv, exit model): their icount samples are in $run/raw without model rows, and they are not complete (RESUME= runs them again)"
 [ -z "$HOSTS" ] || hosts_clean "$run"
+
+# BOOTS=auto: the points the rule leaves undecided get one more boot
+# pair, numbered after the run's last boot, then this script runs again
+# (with the same arguments: the plan is checked, the done boots skipped)
+if [ "$auto" = 1 ]; then
+	last=$BOOTS
+	for vb in ${added_boots[@]+"${added_boots[@]}"}; do
+		[ "${vb#*,}" -le "$last" ] || last=${vb#*,}
+	done
+	more=$("$here/adaptive.sh" "$run" "$BOOTS_MAX" "${names[@]}")
+	und=$(awk -F'\t' 'NR > 1 && $7 == "continue"' "$run/sequential.tsv" | wc -l)
+	kb_say "BOOTS=auto after $last boot(s) a kernel: $(awk -F'\t' 'NR > 1 { n[$7]++ } END { for (v in n) { printf "%s%d %s", s, n[v], v; s = ", " } }' "$run/sequential.tsv") (the rule's verdicts of the primary keys: $run/sequential.tsv)"
+	if [ -n "$more" ] && [ "$last" -lt "$BOOTS_MAX" ]; then
+		b=$((last + 1))
+		while IFS=$'\t' read -r w var pt; do
+			# the point's plan line, from its vCPU count's plan
+			v=${pt%%;*}
+			v=${v#vcpus=}
+			awk -F'\t' -v w="$w" -v var="$var" -v pt="$pt" -v b="$b" -v OFS='\t' \
+				'$1 == w && $3 == var && $4 == pt { print b, $0 }' "$run/payload/v$v/plan.tsv"
+		done <<<"$more" >"$tmpd/added"
+		[ -s "$tmpd/added" ] || kb_die "BOOTS=auto: the undecided points ($(tr '\n\t' '; ' <<<"$more")) are not in $run/payload/v*/plan.tsv"
+		cat "$tmpd/added" >>"$run/plan.added"
+		cut -f2- "$tmpd/added" | sed "s/^/added boot $b: point /" >>"$run/plan.id"
+		kb_say "BOOTS=auto: $und key(s) undecided: boot pair $b of at most $BOOTS_MAX for $(grep -c . "$tmpd/added") point(s): $(cut -f2,4,5 "$tmpd/added" | tr '\t\n' ' ;')"
+		rm -rf "$tmpd"
+		trap - EXIT
+		BOOTS=auto exec "$0" "${args0[@]}"
+	fi
+	und=$(awk -F'\t' 'NR > 1 && ($7 == "continue" || $7 == "inconclusive")' "$run/sequential.tsv" | wc -l)
+	[ "$und" = 0 ] || kb_say "BOOTS=auto: BOOTS_MAX=$BOOTS_MAX reached with $und key(s) undecided: they stay inconclusive (a larger BOOTS_MAX would add more pairs)"
+fi
 kb_say "run complete: $run"
