@@ -31,9 +31,9 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 {
 	FILE *f = fopen(file, "r");
 	char line[4096], *name = NULL, *prim = NULL;
-	char *val[4] = { NULL, NULL, NULL, NULL };
-	static const char *const keys[4] = { "variants", "base_variant", "table",
-					     "table_metric" };
+	char *val[5] = { NULL, NULL, NULL, NULL, NULL };
+	static const char *const keys[5] = { "variants", "base_variant", "table",
+					     "table_metric", "scale_x" };
 	struct wl_primary *w;
 	int i;
 
@@ -59,7 +59,7 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 			free(prim);
 			prim = xstrdup(v);
 		}
-		for (i = 0; i < 4; i++) {
+		for (i = 0; i < 5; i++) {
 			if (!strcmp(k, keys[i])) {
 				free(val[i]);
 				val[i] = xstrdup(v);
@@ -77,6 +77,7 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 	w->base_variant = val[1];
 	w->table = val[2];
 	w->table_metric = val[3];
+	w->scale_x = val[4];
 	w->file = xstrdup(file);
 	if (prim && *prim) {
 		char *tok, *save;
@@ -160,6 +161,7 @@ void primary_free(struct primary_tab *t)
 		free(w->base_variant);
 		free(w->table);
 		free(w->table_metric);
+		free(w->scale_x);
 		free(w->file);
 	}
 	free(t->wl);

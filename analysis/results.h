@@ -16,6 +16,12 @@ struct wl_primary {
 	size_t n;
 	/* the variant the others are compared with, and the cover table */
 	char *variants, *base_variant, *table, *table_metric;
+	/*
+	 * "scale_x = PARAM=METRIC ...": a value of matrix key PARAM that is
+	 * not a number (funcs = all) goes on a scaling chart at the median
+	 * of METRIC at that point (the number of functions "all" found)
+	 */
+	char *scale_x;
 	char *file;		/* RUN/workloads/NAME.wl */
 };
 

@@ -292,15 +292,17 @@ static int same_chart(const struct ent *a, const struct ent *b)
 	return !strcmp(a->w, b->w) && !strcmp(a->m, b->m) && !strcmp(a->p, b->p);
 }
 
-static void add_ent(struct ent **v, size_t *n, const struct row *r,
-		    const char *p, double x, const char *xs, const char *rest)
+/* Adds r's side @only (0 base, 1 new; -1: both) at x. */
+static void add_ent_side(struct ent **v, size_t *n, const struct row *r,
+			 const char *p, double x, const char *xs,
+			 const char *rest, int only)
 {
 	int s;
 
 	for (s = 0; s < 2; s++) {
 		struct ent *e;
 
-		if (isnan(r->med[s]))
+		if (isnan(r->med[s]) || (only >= 0 && s != only))
 			continue;
 		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 		e = &(*v)[(*n)++];
@@ -317,6 +319,53 @@ static void add_ent(struct ent **v, size_t *n, const struct row *r,
 		e->lo = isnan(r->lo[s]) ? r->med[s] : r->lo[s];
 		e->hi = isnan(r->hi[s]) ? r->med[s] : r->hi[s];
 	}
+}
+
+static void add_ent(struct ent **v, size_t *n, const struct row *r,
+		    const char *p, double x, const char *xs, const char *rest)
+{
+	add_ent_side(v, n, r, p, x, xs, rest, -1);
+}
+
+/*
+ * The metric the workload's "scale_x" names for matrix key @k (its
+ * non-numeric values are placed at that metric's median), or NULL.
+ * Returns a string the caller frees.
+ */
+static char *scale_x_metric(const struct primary_tab *pt, const char *w,
+			    const char *k)
+{
+	const struct wl_primary *wl = wl_info(pt, w);
+	char *list, *tok, *save, *m = NULL;
+	size_t kl = strlen(k);
+
+	if (!wl || !wl->scale_x)
+		return NULL;
+	list = xstrdup(wl->scale_x);
+	for (tok = strtok_r(list, " \t", &save); tok && !m;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		if (!strncmp(tok, k, kl) && tok[kl] == '=' && tok[kl + 1])
+			m = xstrdup(tok + kl + 1);
+	}
+	free(list);
+	return m;
+}
+
+/* The row of metric @m at r's workload, variant and point, or NULL */
+static const struct row *row_at(const struct results *rs, const struct row *r,
+				const char *m)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct row *o = &rs->row[i];
+
+		if (!strcmp(o->workload, r->workload) &&
+		    !strcmp(o->variant, r->variant) &&
+		    !strcmp(o->point, r->point) && !strcmp(o->metric, m))
+			return o;
+	}
+	return NULL;
 }
 
 /* Writes the charts of v[0..n) (sorted); categorical when p is "". */
@@ -403,9 +452,13 @@ static int write_charts(const struct results *rs, struct ent *v, size_t n,
 
 static int table_scaling(const struct results *rs, const struct targs *a)
 {
+	struct primary_tab pt = { NULL, 0 };
 	struct ent *v = NULL;
 	size_t n = 0, i, k;
+	int ret;
 
+	if (a->run && primary_load(a->run, &pt))
+		return 1;
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->row[i];
 		struct param *ps;
@@ -415,10 +468,27 @@ static int table_scaling(const struct results *rs, const struct targs *a)
 			continue;
 		np = parse_point(r->point, &ps);
 		for (k = 0; k < np; k++) {
-			char *rest;
+			char *rest, *m, xs[320];
+			const struct row *at;
+			int s;
 
-			if (!ps[k].numeric)
+			if (!ps[k].numeric) {
+				/* "all": at its measured size, per kernel */
+				m = scale_x_metric(&pt, r->workload, ps[k].k);
+				at = m ? row_at(rs, r, m) : NULL;
+				for (s = 0; at && s < 2; s++) {
+					if (isnan(at->med[s]) || at->med[s] <= 0)
+						continue;
+					snprintf(xs, sizeof(xs), "%s (%.12g)",
+						 ps[k].v, at->med[s]);
+					rest = point_rest(ps, np, ps[k].k);
+					add_ent_side(&v, &n, r, xstrdup(ps[k].k),
+						     at->med[s], xs, rest, s);
+					free(rest);
+				}
+				free(m);
 				continue;
+			}
 			rest = point_rest(ps, np, ps[k].k);
 			/* the parameter name lives as long as the entries */
 			add_ent(&v, &n, r, xstrdup(ps[k].k), ps[k].x, ps[k].v, rest);
@@ -426,7 +496,9 @@ static int table_scaling(const struct results *rs, const struct targs *a)
 		}
 		free_params(ps, np);
 	}
-	return write_charts(rs, v, n, "scaling", a);
+	ret = write_charts(rs, v, n, "scaling", a);
+	primary_free(&pt);
+	return ret;
 }
 
 /*

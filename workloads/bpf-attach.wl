@@ -32,6 +32,8 @@ primary = attach_ns_per_func
 variants = fentry kprobe_multi tracing_multi
 base_variant = fentry
 matrix.funcs = 1 10 100 1000 all
+# the scaling charts put "all" at the number of functions it found
+scale_x = funcs=functions
 quick.matrix.funcs = 1 10
 matrix.vcpus = 2
 reps = 10

@@ -13,7 +13,7 @@ declare -gA WL_LINE
 WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
-WL_KEYS="name description bench args variants base_variant reps reps_at warmup mem clock timeout disks primary table table_metric model"
+WL_KEYS="name description bench args variants base_variant reps reps_at warmup mem clock timeout disks primary table table_metric model scale_x"
 
 wl_known_key() {
 	local k=$1
@@ -117,7 +117,27 @@ wl_load() {
 	done
 	wl_check_variants "$file"
 	wl_check_reps_at "$file"
+	wl_check_scale_x "$file"
 	return 0
+}
+
+# scale_x = PARAM=METRIC ...: on the report's scaling charts, a value of
+# matrix.PARAM that is not a number (funcs = all) is drawn at the median
+# of METRIC at that point, per kernel (bpf-attach: the number of
+# functions "all" found), instead of being left out.
+wl_check_scale_x() {
+	local file=$1 e k
+	local -
+	set -f
+	for e in ${WL[scale_x]:-}; do
+		k=${e%%=*}
+		case "$e" in
+		[a-z]*=[a-z]*) ;;
+		*) kb_die "$file:${WL_LINE[scale_x]}: scale_x: '$e' is not PARAM=METRIC" ;;
+		esac
+		[ -n "${WL[matrix.$k]:-}" ] ||
+			kb_die "$file:${WL_LINE[scale_x]}: scale_x: '$e': '$k' is not a matrix parameter (no matrix.$k)"
+	done
 }
 
 # reps_at: fewer samples at the points that are too slow for reps (say

@@ -15,7 +15,7 @@ build_kbstat
 fx=$top/tests/fixtures/analysis
 res=$fx/tables.json
 
-echo "1..27"
+echo "1..30"
 
 # ---- number formatting: one digit below the CI half-width's leading digit ----
 # half-width 4.6: leading digit in the units, shown to 0.1
@@ -60,6 +60,32 @@ is "primary c/lat: points as categories 0, 1; y axis from 0 (never negative)" \
 "$kbstat" table scaling "$res" --dir "$tmp/d" >"$tmp/scaling.lst"
 is "scaling: only w/m vs vcpus (flat, informational and one-valued loops get none)" \
 	"$(tail -n +2 "$tmp/scaling.lst" | cut -f1)" "chart-scaling-w-m-vcpus"
+# scale_x: bpf-attach's funcs = all at the number of functions it found
+mkdir -p "$tmp/sx/workloads"
+printf 'name = a\nprimary = t\nmatrix.funcs = 1 10 all\nscale_x = funcs=functions\n' >"$tmp/sx/workloads/a.wl"
+# sx POINT METRIC BETTER BASE NEW: one results row
+sx() {
+	printf '{"workload": "a", "variant": "fentry", "point": "%s", "metric": "%s", "unit": "ns", "better": "%s", "clock": "icount", "base": {"n": 3, "median": %s, "ci_lo": %s, "ci_hi": %s}, "new": {"n": 3, "median": %s, "ci_lo": %s, "ci_hi": %s}, "verdict": "%s"}' \
+		"$1" "$2" "$3" "$4" "$4" "$4" "$5" "$5" "$5" "$([ "$3" = none ] && echo informational || echo same)"
+}
+{
+	printf '{"kind": "kbench-results", "base": "A", "new": "B", "warnings": [], "results": ['
+	sx 'vcpus=2;funcs=1' t lower 100 110; printf ','
+	sx 'vcpus=2;funcs=10' t lower 50 60; printf ','
+	sx 'vcpus=2;funcs=all' t lower 5 6; printf ','
+	sx 'vcpus=2;funcs=all' functions none 22442 22488
+	printf ']}\n'
+} >"$tmp/sx.json"
+mkdir -p "$tmp/sxd" "$tmp/sxd2"
+"$kbstat" table scaling "$tmp/sx.json" --dir "$tmp/sxd" --run "$tmp/sx" >"$tmp/sx.lst"
+is "scale_x: funcs=all drawn at each kernel's function count, after 1 and 10" \
+	"$(grep -v '^$' "$tmp/sxd/chart-scaling-a-t-funcs.dat" | cut -f1,2,5 | tr '\t\n' ' |')" \
+	"A fentry vcpus=2|1 100 1|10 50 10|22442 5 all (22442)|B fentry vcpus=2|1 110 1|10 60 10|22488 6 all (22488)|"
+is "... on log-log axes (x spans 1 to 22488, y 5 to 110)" \
+	"$(awk -F'\t' '$1 == "chart-scaling-a-t-funcs"' "$tmp/sx.lst" | cut -f10,11)" "$(printf '1\t1')"
+"$kbstat" table scaling "$tmp/sx.json" --dir "$tmp/sxd2" >/dev/null
+is "without the run's workload file, funcs=all is left out (not a number)" \
+	"$(grep -c '^22' "$tmp/sxd2/chart-scaling-a-t-funcs.dat" || true)" 0
 "$kbstat" table ratio "$res" --dir "$tmp/d" >"$tmp/ratio.lst"
 is "ratio: one chart per workload, judged rows only (c 2, w 5)" \
 	"$(tail -n +2 "$tmp/ratio.lst" | cut -f1,8 | tr '\t' ' ' | tr '\n' ' ')" "chart-ratio-c 2 chart-ratio-w 5 "
