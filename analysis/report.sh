@@ -79,29 +79,9 @@ else
 	kbstat_compare "$tmp/kbstat.log" "$base vs $new" --base "$base" --new "$new" \
 		--out "$tmp/results.json"
 fi
-# BOOTS=auto (orchestrate/adaptive.sh): a primary key's boots were added
-# while the adaptive-boots rule looked at it, so its verdict is the
-# rule's (kbstat sequential; the fixed 90 % rule on the same data would
-# not hold its error rate under that optional stopping). "continue" (a
-# run stopped before its last pair) is inconclusive.
+# BOOTS=auto: the adaptive-boots rule's verdicts (analysis/seq-verdicts.sh)
 if [ -f "$run/sequential.tsv" ]; then
-	jq --rawfile seq "$run/sequential.tsv" '
-		([$seq | split("\n")[1:][] | select(length > 0) | split("\t") |
-		  {key: ([.[0], .[1], .[2], .[3], .[4], .[5]] | join("\u0001")),
-		   value: {verdict: (if .[6] == "continue" then "inconclusive" else .[6] end),
-			   boots: .[7], ratio: .[8], lo: .[9], hi: .[10], level: .[11]}}]
-		 | from_entries) as $s
-		| .base as $b | .new as $n
-		| .results |= map(
-			([$b, $n, .workload, .variant, .point, .metric] | join("\u0001")) as $k
-			| if $s[$k] == null then . else
-				.verdict = $s[$k].verdict
-				| .verdict_rule = "sequential"
-				| .why = "BOOTS=auto: the adaptive-boots rule (kbstat sequential, O'"'"'Brien-Fleming spending) at \($s[$k].boots) boots a side: ratio \($s[$k].ratio), interval [\($s[$k].lo), \($s[$k].hi)] at level \($s[$k].level)"
-			  end)' "$tmp/results.json" >"$tmp/results.seq.json" ||
-		kb_die "could not apply $run/sequential.tsv (BOOTS=auto's verdicts) to the comparison; the file is kept"
-	mv -f "$tmp/results.seq.json" "$tmp/results.json"
-	kb_say "report: $(jq '[.results[] | select(.verdict_rule == "sequential")] | length' "$tmp/results.json") primary key(s) decided by the adaptive-boots rule ($run/sequential.tsv)"
+	"$top/analysis/seq-verdicts.sh" "$tmp/results.json" "$run"
 fi
 # The regression check's verdict first (kbstat gate: exit 1 is REGRESSION),
 # with NEW against the baseline (regress.sh's new-vs-baseline.json) and

@@ -103,6 +103,10 @@ f=$("$here/floor.sh" "$run")
 [ -z "$f" ] || floor=(--floor "$f")
 "$kbstat" compare "$run" --base old --new new "${floor[@]}" --out "$run/new-vs-old.json"
 "$kbstat" compare "$run" --base baseline --new new "${floor[@]}" --out "$run/new-vs-baseline.json"
+# BOOTS=auto: the rule's verdicts, in the files the gate and report read
+for r in new-vs-old new-vs-baseline; do
+	"$top/analysis/seq-verdicts.sh" "$run/$r.json" "$run"
+done
 "$kbstat" summary "$run/new-vs-old.json" --format txt >"$run/new-vs-old.txt"
 "$kbstat" summary "$run/new-vs-baseline.json" --format txt >"$run/new-vs-baseline.txt"
 # The series behind each kernel, for the head of the report: path,

@@ -22,7 +22,7 @@ for c in parallel jq gnuplot "$top/build/analysis/kbstat"; do
 		exit 1
 	fi
 done
-echo "1..12"
+echo "1..15"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/build/analysis" "$tree/images" "$tree/bench" "$tree/guest"
@@ -137,6 +137,25 @@ is "the report is written" "$rc" 0
 is "its results take the rule's verdicts for the primary keys" \
 	"$(jq -r '[.results[] | select(.metric == "ns") | "\(.point)=\(.verdict)/\(.verdict_rule)"] | join(" ")' "$run/results.json" 2>&1)" \
 	"vcpus=1;n=1=worse/sequential vcpus=1;n=2=inconclusive/sequential vcpus=1;n=3=same/sequential"
+
+cp "$run/results.json" "$tmp/once.json"
+"$tree/analysis/seq-verdicts.sh" "$run/results.json" "$run" >/dev/null 2>&1
+cmp -s "$tmp/once.json" "$run/results.json" && r=0 || r=1
+ok "$r" "seq-verdicts.sh applied twice changes nothing (regression-check applies it before the report does)"
+
+# three kernels, as make regression-check runs: baseline, old, new
+rm -rf "$run"
+ln -sfn "$tmp/cache/kernels/base" "$tmp/cache/labels/old"
+rc=0
+env KBENCH_CACHE="$tmp/cache" IMAGE="$tmp/image.qcow2" KB_STUB_LOG="$tmp/boots.log" BOOTS=auto BOOTS_MAX=4 \
+	WORKLOADS= CLOCK= PROFILE=0 MODEL= BOOT_TIMEOUT= RETRIES=0 BENCH_VCPUS= QUICK=0 MATRIX=full MEM= \
+	BOOT_JOBS=2 HOSTS= "$tree/orchestrate/run.sh" --run "$run" --kernel base=base --kernel old=old \
+	--kernel new=new >"$tmp/go.log" 2>&1 || rc=$?
+is "three kernels: the run completes" "$rc" 0
+[ "$rc" = 0 ] || show
+is "... the rule judges base-old, base-new and old-new; n=2 gets pairs for all three kernels" \
+	"$(cut -f1,2 "$run/sequential.tsv" | tail -n +2 | sort -u | tr '\t\n' '-,') $(ls "$run/raw/old" | tr '\n' ' ')" \
+	"base-new,base-old,old-new, v1-b01 v1-b02 v1-b03 v1-b04 "
 
 rm -rf "$run"
 rc=0
