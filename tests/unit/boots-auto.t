@@ -154,7 +154,7 @@ env KBENCH_CACHE="$tmp/cache" IMAGE="$tmp/image.qcow2" KB_STUB_LOG="$tmp/boots.l
 is "three kernels: the run completes" "$rc" 0
 [ "$rc" = 0 ] || show
 is "... the rule judges base-old, base-new and old-new; n=2 gets pairs for all three kernels" \
-	"$(cut -f1,2 "$run/sequential.tsv" | tail -n +2 | sort -u | tr '\t\n' '-,') $(ls "$run/raw/old" | tr '\n' ' ')" \
+	"$(cut -f1,2 "$run/sequential.tsv" | tail -n +2 | sort -u | tr '\t\n' '-,') $(find "$run/raw/old" -mindepth 1 -maxdepth 1 -printf "%f\n" | sort | tr '\n' ' ')" \
 	"base-new,base-old,old-new, v1-b01 v1-b02 v1-b03 v1-b04 "
 
 rm -rf "$run"
