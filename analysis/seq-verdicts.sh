@@ -5,7 +5,7 @@
 # rule's (kbstat sequential; the fixed 90 % rule on the same data would
 # not hold its error rate under that optional stopping). Rewrites a
 # kbstat results file in place: each key RUN/sequential.tsv decided for
-# the file's base and new gets the rule's verdict, verdict_rule
+# the file's base and new (and both kernels have) gets the rule's verdict, verdict_rule
 # "sequential" and a why with its boots, ratio, interval and level.
 # "continue" (a run stopped before its last pair) is inconclusive. The
 # report and make regression-check's gate both read the rewritten file.
@@ -28,7 +28,7 @@ jq --rawfile seq "$seq" '
 	| .base as $b | .new as $n
 	| .results |= map(
 		([$b, $n, .workload, .variant, .point, .metric] | join("\u0001")) as $k
-		| if $s[$k] == null then . else
+		| if $s[$k] == null or .absent != null then . else
 			.verdict = $s[$k].verdict
 			| .verdict_rule = "sequential"
 			| .why = "BOOTS=auto: the adaptive-boots rule (kbstat sequential, O'"'"'Brien-Fleming spending) at \($s[$k].boots) boots a side: ratio \($s[$k].ratio), interval [\($s[$k].lo), \($s[$k].hi)] at level \($s[$k].level)"

@@ -43,8 +43,8 @@ for p in "${pairs[@]}"; do
 		cat "$tmp/cmp.log" >&2
 		kb_die "BOOTS=auto: kbstat compare $b vs $n failed on $run (above)"
 	}
-	# the primary keys, with their floors
-	jq -r '.results[] | select(.primary and .better != "none" and .min_effect != null) |
+	# the primary keys both kernels have, with their floors
+	jq -r '.results[] | select(.primary and .better != "none" and .min_effect != null and .absent == null) |
 		[.workload, .variant, .point, .metric, .min_effect] | @tsv' "$tmp/cmp.json" >"$tmp/keys.tsv"
 	cut -f5 "$tmp/keys.tsv" | sort -u >"$tmp/floors"
 	while IFS= read -r f; do

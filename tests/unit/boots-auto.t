@@ -22,7 +22,7 @@ for c in parallel jq gnuplot "$top/build/analysis/kbstat"; do
 		exit 1
 	fi
 done
-echo "1..15"
+echo "1..16"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/build/analysis" "$tree/images" "$tree/bench" "$tree/guest"
@@ -142,6 +142,13 @@ cp "$run/results.json" "$tmp/once.json"
 "$tree/analysis/seq-verdicts.sh" "$run/results.json" "$run" >/dev/null 2>&1
 cmp -s "$tmp/once.json" "$run/results.json" && r=0 || r=1
 ok "$r" "seq-verdicts.sh applied twice changes nothing (regression-check applies it before the report does)"
+
+# a variant one kernel lacks keeps its n/a, whatever the rule's file says
+mkdir -p "$tmp/ab"
+printf 'base\tnew\tworkload\tvariant\tpoint\tmetric\tverdict\tboots\tratio\tlo\thi\tlevel\nbase\tnew\tt\tx\tvcpus=1\tns\tinsufficient data\t0\t1\t1\t1\t0\n' >"$tmp/ab/sequential.tsv"
+echo '{"base": "base", "new": "new", "results": [{"workload": "t", "variant": "x", "point": "vcpus=1", "metric": "ns", "verdict": "n/a", "absent": "base"}]}' >"$tmp/ab/r.json"
+"$tree/analysis/seq-verdicts.sh" "$tmp/ab/r.json" "$tmp/ab" >/dev/null 2>&1
+is "an absent variant's row keeps its verdict (n/a)" "$(jq -r '.results[0].verdict' "$tmp/ab/r.json")" "n/a"
 
 # three kernels, as make regression-check runs: baseline, old, new
 rm -rf "$run"
