@@ -103,6 +103,18 @@ if [ -n "$gate" ]; then
 		fi
 		cat "$tmp/gate.$fmt" >>"$tmp/summary.$fmt"
 	done
+	# regression-check BISECT=1: which patch (orchestrate/bisect.sh)
+	if [ -f "$run/bisect.log" ]; then
+		{
+			printf '\nWhich patch (make bisect-perf):\n'
+			sed 's/^/  /' "$run/bisect.log"
+		} >>"$tmp/summary.txt"
+		{
+			printf '\n## Which patch (make bisect-perf)\n\n```\n'
+			cat "$run/bisect.log"
+			printf '```\n'
+		} >>"$tmp/summary.md"
+	fi
 	gate_verdict=$(head -n 1 "$tmp/gate.txt" | cut -d: -f1)
 fi
 # Every number below is shaped by kbstat: formatted rows for the tables,
@@ -497,7 +509,13 @@ EOF
 			"$(head -n 1 "$tmp/gate.txt" | kb_html_escape)"
 		printf '<pre class="gate">\n'
 		tail -n +2 "$tmp/gate.txt" | kb_html_escape
-		printf '</pre>\n<h2>NEW against OLD in full</h2>\n'
+		printf '</pre>\n'
+		if [ -f "$run/bisect.log" ]; then
+			printf '<h2 id="bisect">Which patch (make bisect-perf)</h2>\n<pre class="bisect">\n'
+			kb_html_escape <"$run/bisect.log"
+			printf '</pre>\n'
+		fi
+		printf '<h2>NEW against OLD in full</h2>\n'
 	else
 		printf '<h1>kbench: %s vs %s</h1>\n' "$hn" "$hb"
 	fi

@@ -571,4 +571,11 @@ fi
 
 cat "$run/bisect.log"
 kb_say "bisect log: $run/bisect.log"
+# regression-check BISECT=1: its report shows the log too
+if [ -n "${KB_BISECT_LOG_TO:-}" ]; then
+	{
+		printf 'make bisect-perf run: %s\n\n' "$run"
+		cat "$run/bisect.log"
+	} | kb_atomic_write "$KB_BISECT_LOG_TO"
+fi
 case "$result" in found | none) exit 0 ;; *) exit 1 ;; esac

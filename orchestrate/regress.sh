@@ -151,7 +151,12 @@ if [ "$rc" != 0 ]; then
 			"$run/new-vs-old.json" >"$run/bisect-targets.tsv"
 		if [ -s "$run/bisect-targets.tsv" ]; then
 			kb_say "BISECT=1: bisecting NEW's series against OLD on the $(grep -c . "$run/bisect-targets.tsv") worse row(s)"
-			GOOD=$OLD KB_GOOD_LABEL=$old_label "$here/bisect.sh" --targets "$run/bisect-targets.tsv" || true
+			GOOD=$OLD KB_GOOD_LABEL=$old_label KB_BISECT_LOG_TO=$run/bisect.log \
+				"$here/bisect.sh" --targets "$run/bisect-targets.tsv" || true
+			# the report again, with the bisect log after the gate
+			if [ -f "$run/bisect.log" ]; then
+				RESULTS=$run/new-vs-old.json BASE=old NEW_LABEL=new "$top/analysis/report.sh" "$run"
+			fi
 		else
 			kb_say "BISECT=1: no worse row to bisect (the gate failed on a crash or an absent variant: see above)"
 		fi

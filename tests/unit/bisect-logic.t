@@ -26,7 +26,7 @@ for c in parallel jq "$top/build/analysis/kbstat"; do
 		exit 1
 	fi
 done
-echo "1..18"
+echo "1..19"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/build/analysis" "$tree/images" "$tree/bench" "$tree/guest" \
@@ -207,5 +207,9 @@ said rc '^first bad patch: 5/8, found in 2 step\(s\) after step 0$' && said rc '
 	said rc '^key k1: t/default vcpus=1 ns$' && r=0 || r=1
 ok "$r" "... names patch 5, GOOD being OLD, on the gate's worse row"
 [ "$r" = 0 ] || show rc
+rrun=$(sed -n 's/^kbench: \[[^]]*\] report: wrote \(.*\)\/index.html, .*/\1/p' "$tmp/rc.log" | tail -n 1)
+grep -q '^  first bad patch: 5/8' "$rrun/summary.txt" 2>/dev/null &&
+	grep -q '^REGRESSION' "$rrun/summary.txt" && grep -q 'id="bisect"' "$rrun/index.html" && r=0 || r=1
+ok "$r" "... and the regression report leads with the gate, then the bisect log (summary.txt, index.html)"
 
 exit "$fail"
