@@ -245,16 +245,9 @@ floor_arg=()
 # (workload variant point metric verdict boots ratio lo hi level), and
 # kbstat compare's results in DIR/compare.json
 decide() {
-	local dir=$1 base=$2 new=$3 f
-	"$kbstat" compare "$dir" --base "$base" --new "$new" "${floor_arg[@]}" --out "$dir/compare.json" >/dev/null
-	: >"$dir/decide.tsv"
-	for f in $(jq -r '[.results[] | select(.min_effect != null) | .min_effect] | unique | .[]' "$dir/compare.json"); do
-		"$kbstat" sequential run "$dir" --base "$base" --new "$new" --boots-max "$BISECT_BOOTS" --floor "$f" |
-			tail -n +2 | awk -F'\t' -v OFS='\t' -v f="$f" 'NR == FNR { want[$1 "\t" $2 "\t" $3 "\t" $4] = 1; next }
-				want[$1 "\t" $2 "\t" $3 "\t" $4]' \
-			<(jq -r --argjson f "$f" '.results[] | select(.min_effect == $f) |
-				[.workload, .variant, .point, .metric] | @tsv' "$dir/compare.json") - >>"$dir/decide.tsv"
-	done
+	local dir=$1 base=$2 new=$3
+	"$here/seq-decide.sh" "$dir" "$base" "$new" "$BISECT_BOOTS" "$dir/compare.json" \
+		"${floor_arg[@]}" >"$dir/decide.tsv"
 	# only the keys asked for: the target rows ('*' any; metric '*'
 	# the primary metrics), then those step 0 found worse
 	awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { t[++n] = $0; next }
