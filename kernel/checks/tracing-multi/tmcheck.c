@@ -41,7 +41,12 @@
  * - cycles of attach and detach of a link over -n functions
  *   (lib/traceable.h's rule): enabled_functions back to its start,
  *   the slab caches' bytes not growing;
- * - attach and detach while threads on the other CPUs call the targets.
+ * - attach and detach while threads on the other CPUs call the targets;
+ * - on a kernel with fault injection (the debug kernels), an fentry.multi
+ *   link and an fentry link attached with their 1st, 2nd, ... allocation
+ *   failed (a clean error, nothing left behind) and detached with it
+ *   failed (no effect: a detach allocates nothing), through
+ *   /proc/thread-self/fail-nth. A "-debug" kernel without it fails.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -888,6 +893,219 @@ static void case_rollback(int prog)
 	}
 }
 
+/*
+ * ---- fault injection: a detach never fails ----
+ * With CONFIG_FAILSLAB and CONFIG_FAIL_PAGE_ALLOC (the debug kernels:
+ * kernel/config/debug.config), /proc/thread-self/fail-nth makes the n-th
+ * allocation this thread reaches fail. An attach may then fail, cleanly;
+ * a detach must not, so it must allocate nothing.
+ */
+#define DEBUGFS		"/sys/kernel/debug"
+#define FAULT_MAX_NTH	2000	/* more points than one attach reaches */
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* failslab and fail_page_alloc made to fail any allocation fail-nth picks */
+static int fault_setup(const char **what)
+{
+	static const char *const knob[][2] = {
+		{ DEBUGFS "/failslab/ignore-gfp-wait", "N" },
+		{ DEBUGFS "/failslab/verbose", "0" },
+		{ DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N" },
+		{ DEBUGFS "/fail_page_alloc/ignore-gfp-highmem", "N" },
+		{ DEBUGFS "/fail_page_alloc/min-order", "0" },
+		{ DEBUGFS "/fail_page_alloc/verbose", "0" },
+	};
+	struct stat st;
+	int r;
+
+	*what = DEBUGFS;
+	if (stat(DEBUGFS "/failslab", &st) &&
+	    mount("debugfs", DEBUGFS, "debugfs", 0, NULL) && errno != EBUSY)
+		return -errno;
+	for (size_t i = 0; i < sizeof(knob) / sizeof(knob[0]); i++) {
+		*what = knob[i][0];
+		r = write_file(knob[i][0], knob[i][1]);
+		if (r)
+			return r;
+	}
+	*what = "/proc/thread-self/fail-nth";
+	r = open(*what, O_RDWR);
+	return r < 0 ? -errno : r;
+}
+
+/* The n-th injection point this thread reaches fails (0: none) */
+static void nth_arm(int fd, int n)
+{
+	char b[16];
+	int len = snprintf(b, sizeof(b), "%d", n);
+
+	if (write(fd, b, len) != len)
+		printf("# fail-nth: writing %d: %s\n", n, err_name(-errno));
+}
+
+/* 1 if the armed failure happened (fail-nth reads 0); disarms it */
+static int nth_fired(int fd)
+{
+	char b[16] = "";
+	ssize_t r;
+
+	lseek(fd, 0, SEEK_SET);
+	r = read(fd, b, sizeof(b) - 1);
+	if (r <= 0 || atoi(b) > 0) {
+		nth_arm(fd, 0);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * One kind of link under fault injection: for n = 1, 2, ... an attach
+ * with its n-th allocation failed, until an attach reaches no n-th
+ * point; and a detach with its n-th allocation failed, until a detach
+ * reaches none. Each time enabled_functions must be what it was before
+ * the attach once the link is gone, a link that attached must count
+ * every call and, closed, none.
+ */
+static void fault_sweep(int nth, const char *what,
+			int (*attach)(void *), void *arg,
+			const struct attached *live)
+{
+	const struct attached none = { .plain = -1 };
+	unsigned long failed = 0, tolerated = 0, bad = 0, points[2] = { 0 };
+	size_t blen = 0, alen = 0;
+	char *before, *after;
+	int phase, n, l, fired, first_err = 0;
+	bool exhausted = false;
+
+	before = enabled_functions(&blen);
+	for (phase = 0; phase < 2; phase++) {
+		for (n = 1; n <= FAULT_MAX_NTH; n++) {
+			if (phase == 0)
+				nth_arm(nth, n);
+			l = attach(arg);
+			fired = phase == 0 ? nth_fired(nth) : 0;
+			if (l >= 0 && !round_ok(live)) {
+				printf("# %s: the link attached at n %d (%s) does not count every call\n",
+				       what, n, fired ? "a failed allocation tolerated" :
+				       "no allocation failed");
+				bad++;
+			}
+			if (l < 0) {
+				failed++;
+				if (!first_err)
+					first_err = l;
+				if (!fired) {
+					printf("# %s: attach failed with no injected failure: %s\n",
+					       what, err_name(l));
+					bad++;
+				}
+			} else {
+				tolerated += fired;
+				if (phase == 1)
+					nth_arm(nth, n);
+				close(l);
+				if (phase == 1)
+					fired = nth_fired(nth);
+			}
+			after = enabled_functions(&alen);
+			if (!same_bytes(before, blen, after, alen) ||
+			    !round_ok(&none)) {
+				printf("# %s: after the %s with allocation %d failed (%s): state not restored\n",
+				       what, phase ? "detach" : "attach", n,
+				       fired ? "injected" : "not reached");
+				bad++;
+			}
+			free(after);
+			if (bad || !fired)
+				break;
+			points[phase]++;
+		}
+		exhausted |= n > FAULT_MAX_NTH;
+		if (bad)
+			break;
+	}
+	nth_arm(nth, 0);
+	free(before);
+	result(!bad && !exhausted,
+	       "fault injection, %s: attach failed at each of its %lu "
+	       "allocations that could fail (%lu failed cleanly, first %s; "
+	       "%lu tolerated), then detach at each of its %lu: "
+	       "enabled_functions and the counts as before every time",
+	       what, points[0], failed, err_name(first_err), tolerated,
+	       points[1]);
+	/* a detach with nothing to allocate has nothing to fail */
+	printf("# %s: a detach reached %lu injection points\n", what,
+	       points[1]);
+}
+
+static int fault_multi_attach(void *arg)
+{
+	static uint32_t ids[NFUNC];
+	static uint64_t ck[NFUNC];
+
+	for (int f = 0; f < NFUNC; f++) {
+		ids[f] = fn[f].id;
+		ck[f] = f + 1;
+	}
+	return tm_link(*(int *)arg, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
+}
+
+static int fault_fentry_attach(void *arg)
+{
+	return fentry_link(*(int *)arg);
+}
+
+static void case_faults(void)
+{
+	struct utsname u;
+	const char *what;
+	bool debug;
+	int nth, mp, pe;
+
+	uname(&u);
+	debug = strlen(u.release) > 6 &&
+		!strcmp(u.release + strlen(u.release) - 6, "-debug");
+	nth = fault_setup(&what);
+	if (nth < 0) {
+		/* the plain kernels are built without fault injection */
+		if (debug)
+			result(0, "fault injection on the debug kernel %s: %s: %s",
+			       u.release, what, err_name(nth));
+		else
+			skip("fault injection", "not built into this kernel "
+			     "(CONFIG_FAILSLAB is in the debug kernels: make "
+			     "test-debug runs this case)");
+		return;
+	}
+	mp = count_prog(TRACE_FENTRY_MULTI, 0, -1);
+	pe = count_prog(BPF_TRACE_FENTRY, fn[0].id, SLOT_FENTRY);
+	if (mp < 0 || pe < 0) {
+		result(0, "fault injection: the counting programs (%s, %s)",
+		       fd_err_name(mp), fd_err_name(pe));
+	} else {
+		fault_sweep(nth, "fentry.multi over the 14 functions",
+			    fault_multi_attach, &mp,
+			    &(struct attached){ .fentry = true, .plain = -1 });
+		fault_sweep(nth, "an fentry link on __do_sys_getppid",
+			    fault_fentry_attach, &pe,
+			    &(struct attached){ .plain = 0 });
+	}
+	close_fd(mp);
+	close_fd(pe);
+	close(nth);
+}
+
 /* The slab caches' bytes (/proc/slabinfo: active_objs * objsize) */
 #define NCACHE		512
 struct slabs {
@@ -1196,6 +1414,7 @@ int main(int argc, char **argv)
 	case_sleepable();
 	case_intersection();
 	case_rollback(prog);
+	case_faults();
 
 	r = traceable_funcs(&all);
 	if (r)
