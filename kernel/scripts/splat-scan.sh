@@ -10,6 +10,14 @@
 #
 # Exit 0: no splat. Exit 1: at least one (all printed). Exit 2: a log is
 # missing or unreadable.
+#
+# A check that fails allocations on purpose (tmcheck's fault injection)
+# writes "kbench-fault-injection: begin" and "... end" to the kernel log.
+# Between them, the kernel's report of a failed allocation (warn_alloc():
+# "page allocation failure:", "vmalloc error:", or fault injection's own
+# "forcing a failure") and the stack dump within 10 lines after it are
+# expected, not splats. Any other report there (KASAN, WARNING, BUG,
+# lockdep) still is one.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: splat-scan.sh LOG..." >&2; exit 2; }
 
@@ -33,6 +41,11 @@ for log in "$@"; do
 		sub(/^.*kbench-(run|check): */, "", m)
 		marker = m
 	}
+	/kbench-fault-injection: begin/ { infault = 1 }
+	/kbench-fault-injection: end/ { infault = 0 }
+	infault && /page allocation failure:|vmalloc error:|FAULT_INJECTION: forcing a failure/ {
+		alloc_report = 10
+	}
 	function start() {
 		n++
 		left = 150
@@ -45,6 +58,11 @@ for log in "$@"; do
 			if ($0 ~ /---\[ end trace/ || $0 ~ /====================/)
 				left = 0
 			next
+		}
+		if (alloc_report > 0) {
+			alloc_report--
+			if ($0 ~ /Call Trace/)
+				next
 		}
 		if ($0 ~ pat) {
 			start()

@@ -5,6 +5,9 @@
 # report, a WARNING and a might_sleep BUG each fail the scan, printed
 # with their file and line and the test that was running; \r\n serial
 # line ends are read; a missing log is an error of its own (exit 2).
+# Between the fault-injection markers a failed allocation's report and
+# its stack are expected; the same outside them, or a KASAN report inside
+# them, fail.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/tests/fixtures/splat
@@ -14,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-echo "1..12"
+echo "1..16"
 
 check "a clean boot log has no splat" "$scan" "$fx/clean.log"
 
@@ -36,6 +39,12 @@ t "they are two splats, each with its own test" \
 		grep -qF 'warn-crlf.log:4 (running: start proc-interrupts)' '$tmp/out' &&
 		grep -qF 'warn-crlf.log:8 (running: start rhash)' '$tmp/out' &&
 		! grep -q \$'\\r' '$tmp/out'"
+
+check "fault injection: warn_alloc reports and their stacks between the markers are no splat" \
+	"$scan" "$fx/fault.log"
+check_rc "the same reports outside the markers fail the scan" 1 "$scan" "$fx/fault-outside.log"
+t "from the first report's Call Trace" grep -qF "=== splat 1: $fx/fault-outside.log:6 " "$tmp/out"
+check_rc "a KASAN report between the markers fails the scan" 1 "$scan" "$fx/fault-kasan.log"
 
 check_rc "several logs: a splat in any one fails the scan" 1 "$scan" "$fx/clean.log" "$fx/kasan.log"
 check_rc "a missing log is an error of its own (exit 2)" 2 "$scan" "$fx/clean.log" "$tmp/none.log"

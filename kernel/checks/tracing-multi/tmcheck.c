@@ -915,6 +915,13 @@ static int write_file(const char *path, const char *val)
 	return r;
 }
 
+/* A line in the kernel log */
+static void kmsg(const char *line)
+{
+	if (write_file("/dev/kmsg", line))
+		printf("# /dev/kmsg: could not write '%s'\n", line);
+}
+
 /* failslab and fail_page_alloc made to fail any allocation fail-nth picks */
 static int fault_setup(const char **what)
 {
@@ -1090,6 +1097,11 @@ static void case_faults(void)
 	}
 	mp = count_prog(TRACE_FENTRY_MULTI, 0, -1);
 	pe = count_prog(BPF_TRACE_FENTRY, fn[0].id, SLOT_FENTRY);
+	/*
+	 * A failed allocation may be reported with a stack dump (warn_alloc);
+	 * kernel/scripts/splat-scan.sh expects those between these markers
+	 */
+	kmsg("kbench-fault-injection: begin tmcheck");
 	if (mp < 0 || pe < 0) {
 		result(0, "fault injection: the counting programs (%s, %s)",
 		       fd_err_name(mp), fd_err_name(pe));
@@ -1101,6 +1113,7 @@ static void case_faults(void)
 			    fault_fentry_attach, &pe,
 			    &(struct attached){ .plain = 0 });
 	}
+	kmsg("kbench-fault-injection: end");
 	close_fd(mp);
 	close_fd(pe);
 	close(nth);
