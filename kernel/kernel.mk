@@ -48,6 +48,15 @@ $(CHECK_LIBBPF_BINS): $(TOP)/build/checks/%: $(TOP)/kernel/checks/%.c \
 # their kernel logs (kernel/test-debug.sh). Not part of make test: the
 # debug builds and boots do not fit its time budget.
 .PHONY: test-debug
+# DEBUG_KERNELS=patched builds and boots patched-debug alone (a change
+# only the patched kernel has); the default is both.
+DEBUG_KERNELS ?= baseline patched
 test-debug: deps check-conf image check-tools bench-tools analysis-tools
-	@$(MAKE) --no-print-directory kernels DEBUG=1
-	@kernel/test-debug.sh
+	@set -e; for k in $(DEBUG_KERNELS); do \
+		case $$k in \
+		baseline) DEBUG=1 kernel/scripts/build.sh baseline none ;; \
+		patched) DEBUG=1 kernel/scripts/build.sh patched "$(SERIES)" ;; \
+		*) echo "DEBUG_KERNELS: '$$k' is not a debug kernel (baseline, patched)" >&2; exit 2 ;; \
+		esac; \
+	done
+	@DEBUG_KERNELS="$(DEBUG_KERNELS)" kernel/test-debug.sh

@@ -21,7 +21,10 @@
 #    the test that was running. The boots run with ignore_loglevel so
 #    that every kernel message reaches the serial log.
 # Everything is kept in reports/<date>-debug/ (summary.txt, splats.txt).
-# Environment: SERIES, WORKLOADS, BOOT_TIMEOUT (default 3600 s a boot).
+# Environment: SERIES, WORKLOADS, BOOT_TIMEOUT (default 3600 s a boot),
+# DEBUG_KERNELS (default "baseline patched": which debug kernels; after a
+# change that only the patched kernel has, "patched" alone skips the
+# baseline-debug build and boots, and the summary says so).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib.sh
@@ -33,7 +36,11 @@ timeout=${BOOT_TIMEOUT:-3600}
 # lib/test_rhashtable runs at every boot: sized so that it still grows
 # the table many times and runs its threads, in minutes, not tens
 append="ignore_loglevel test_rhashtable.parm_entries=10000 test_rhashtable.runs=1 test_rhashtable.tcount=4"
-names=(baseline patched)
+read -r -a names <<<"${DEBUG_KERNELS:-baseline patched}"
+[ "${#names[@]}" -gt 0 ] || kb_die "DEBUG_KERNELS is empty: name baseline, patched or both"
+for k in "${names[@]}"; do
+	case "$k" in baseline | patched) ;; *) kb_die "DEBUG_KERNELS: '$k' is not a debug kernel (baseline, patched)" ;; esac
+done
 
 for k in "${names[@]}"; do
 	kd=$KBENCH_CACHE/labels/$k-debug
@@ -51,6 +58,7 @@ note() {
 	kb_say "$*"
 	echo "$*" >>"$summary"
 }
+[ "${#names[@]}" = 2 ] || note "only ${names[*]}-debug (DEBUG_KERNELS): the other debug kernel is not booted"
 
 # rht_failures: lib/test_rhashtable's failure lines in a log (stdin).
 # "Total count mismatch" right after a traversal that crossed a resize
@@ -151,15 +159,18 @@ done
 
 # 2. Every workload once.
 kb_say "the workloads, once on each debug kernel (QUICK=1 BOOTS=1)"
+kargs=()
+for k in "${names[@]}"; do
+	kargs+=(--kernel "$k=$k-debug")
+done
 rc=0
 QUICK=1 BOOTS=1 RETRIES=0 PROFILE=0 MODEL='' BOOT_TIMEOUT=$timeout KB_APPEND=$append \
-	"$top/orchestrate/run.sh" --run "$out/bench" \
-	--kernel baseline=baseline-debug --kernel patched=patched-debug || rc=$?
+	"$top/orchestrate/run.sh" --run "$out/bench" "${kargs[@]}" || rc=$?
 # failed-boots.tsv: a header, then one line a failed boot
 nbad=0
 [ ! -f "$out/bench/failed-boots.tsv" ] || nbad=$(tail -n +2 "$out/bench/failed-boots.tsv" | grep -c . || true)
 if [ "$rc" = 0 ] && [ "$nbad" = 0 ]; then
-	note "ok   the workloads ran on both debug kernels ($out/bench/raw)"
+	note "ok   the workloads ran on ${names[*]}-debug ($out/bench/raw)"
 else
 	note "FAIL the workloads on the debug kernels (run.sh exit $rc, $nbad failed boots): see $out/bench/failed-boots.tsv"
 	fail=1
