@@ -49,7 +49,9 @@ $(CHECK_LIBBPF_BINS): $(TOP)/build/checks/%: $(TOP)/kernel/checks/%.c \
 # debug builds and boots do not fit its time budget.
 .PHONY: test-debug
 # DEBUG_KERNELS=patched builds and boots patched-debug alone (a change
-# only the patched kernel has); the default is both.
+# only the patched kernel has; baseline-debug must match the debug
+# fragment already, as build.sh compares their configs); the default is
+# both.
 DEBUG_KERNELS ?= baseline patched
 test-debug: deps check-conf image check-tools bench-tools analysis-tools
 	@set -e; for k in $(DEBUG_KERNELS); do \
