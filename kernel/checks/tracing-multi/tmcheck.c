@@ -951,25 +951,36 @@ static int fault_setup(const char **what)
 	return r < 0 ? -errno : r;
 }
 
-/* The n-th injection point this thread reaches fails (0: none) */
+/*
+ * The n-th injection point this thread reaches fails (0: none). fail-nth
+ * has no llseek (lseek() gives ESPIPE), so it is read and written at
+ * offset 0 with pread()/pwrite(): a second read() would find end of file.
+ */
 static void nth_arm(int fd, int n)
 {
 	char b[16];
 	int len = snprintf(b, sizeof(b), "%d", n);
 
-	if (write(fd, b, len) != len)
+	if (pwrite(fd, b, len, 0) != len)
 		printf("# fail-nth: writing %d: %s\n", n, err_name(-errno));
 }
 
-/* 1 if the armed failure happened (fail-nth reads 0); disarms it */
+/*
+ * 1 if the armed failure happened (fail-nth reads 0), 0 if not (it is
+ * disarmed then), -1 if fail-nth could not be read
+ */
 static int nth_fired(int fd)
 {
 	char b[16] = "";
-	ssize_t r;
+	ssize_t r = pread(fd, b, sizeof(b) - 1, 0);
 
-	lseek(fd, 0, SEEK_SET);
-	r = read(fd, b, sizeof(b) - 1);
-	if (r <= 0 || atoi(b) > 0) {
+	if (r <= 0) {
+		printf("# fail-nth: reading: %s\n",
+		       r ? err_name(-errno) : "end of file");
+		nth_arm(fd, 0);
+		return -1;
+	}
+	if (atoi(b) > 0) {
 		nth_arm(fd, 0);
 		return 0;
 	}
@@ -1052,6 +1063,11 @@ static void fault_sweep(int nth, const struct sweep *sw)
 				nth_arm(nth, n);
 			l = sw->attach(sw->arg);
 			fired = phase == 0 ? nth_fired(nth) : 0;
+			if (fired < 0) {
+				close_fd(l);
+				bad++;
+				break;
+			}
 			if (l >= 0 && !round_ok(&sw->live)) {
 				printf("# %s: the link attached at n %d (%s) does not count every call\n",
 				       sw->what, n, fired ?
@@ -1075,6 +1091,10 @@ static void fault_sweep(int nth, const struct sweep *sw)
 				close(l);
 				if (phase == 1)
 					fired = nth_fired(nth);
+				if (fired < 0) {
+					bad++;
+					fired = 0;
+				}
 			}
 			after = enabled_functions(&alen);
 			if (sw->names_only)
