@@ -19,6 +19,8 @@ top=$(cd "$here/../.." && pwd)
 . "$top/scripts/lib.sh"
 # shellcheck source=kernel/scripts/build-cmds.sh
 . "$here/build-cmds.sh"
+# shellcheck source=kernel/scripts/progress.sh
+. "$here/progress.sh"
 
 [ $# -eq 2 ] || kb_die "usage: build.sh LABEL SPEC"
 label=$1
@@ -199,6 +201,15 @@ for frag in "${fragments[@]}"; do
 	done <"$frag"
 done
 
+# The progress line compares with the last full build of this config
+# (progress.sh); a tree built before only recompiles what changed.
+stats=$KBENCH_CACHE/build-stats.tsv
+cfgsum=$(kb_sha256_file "$out/.config")
+built=0
+! kbp_tree_built "$out" || built=1
+expected=''
+[ "$built" = 1 ] || expected=$(kbp_expected "$stats" "$cfgsum")
+logoff=$(stat -c %s "$log")
 kb_say "build $label (make -j$JOBS bzImage)"
 t0=$(date +%s)
 if [ "${V:-0}" = 1 ]; then
@@ -216,8 +227,8 @@ else
 		n=$((n + 1))
 		[ $((n % 30)) = 0 ] || continue
 		kill -0 "$pid" 2>/dev/null || break
-		nobj=$(grep -c '^  CC ' "$log" || true)
-		kb_say "build $label: $nobj objects compiled so far"
+		nobj=$(kbp_count "$log" "$logoff")
+		kb_say "build $label: $(kbp_line "$nobj" $(($(date +%s) - t0)) "$built" "$expected")"
 	done
 	wait "$pid" || {
 		grep -n -m 5 -E 'error:|Error [0-9]' "$log" >&2 || true
@@ -226,6 +237,7 @@ else
 	trap - INT TERM
 fi
 t1=$(date +%s)
+[ "$built" = 1 ] || kbp_record "$stats" "$cfgsum" "$(kbp_count "$log" "$logoff")" $((t1 - t0)) "$label"
 
 # The series' own lines must be W=1 and sparse clean (w1-check.sh).
 if [ "$npatches" -gt 0 ]; then
