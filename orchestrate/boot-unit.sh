@@ -84,12 +84,14 @@ append() {
 # order (RUN/units.tsv), BOOT_JOBS at a time (boot-time.sh: this run's
 # boots of a size first, then earlier runs', scaled, or a first guess)
 eta() {
-	local v2 m total=0 most=0 k=0 j
+	local v2 m total=0 most=0 k=0 j n2 nm2 pl2 key
 	declare -A seen=()
-	while IFS=$'\t' read -r n2 _ _ _ v2 _; do
+	while IFS=$'\t' read -r n2 nm2 _ _ v2 _ pl2 _; do
 		[ "$n2" -ge "$n" ] || continue
-		[ -n "${seen[$v2]+set}" ] || seen[$v2]=$(boot_time "$v2" "$run" | cut -d' ' -f1)
-		m=${seen[$v2]}
+		key=$nm2,$v2,$pl2
+		[ -n "${seen[$key]+set}" ] ||
+			seen[$key]=$(boot_time "$v2" "$run" "$nm2" "$(plan_sig <"$pl2/plan.tsv")" | cut -d' ' -f1)
+		m=${seen[$key]}
 		total=$((total + m))
 		k=$((k + 1))
 		[ "$m" -le "$most" ] || most=$m
@@ -206,7 +208,7 @@ if [ -d "$out" ]; then
 		'{login: $login, hostname: $hostname, cpu: $cpu, kernel: $kernel, ncpu: ($ncpu | tonumber),
 		  qemu: $qemu, accel: $accel, cache: $cache, run: $run}' >"$out/host.json" || true
 fi
-append "$times_file" "$(printf '%s\t%s\t%s' "$v" "$t_boot" "$run")"
+append "$times_file" "$(printf '%s\t%s\t%s\t%s\t%s' "$v" "$t_boot" "$run" "$name" "$(plan_sig <"$payload/plan.tsv")")"
 rm -f ${disks[@]+"${disks[@]}"}
 
 if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then

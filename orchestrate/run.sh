@@ -405,15 +405,26 @@ kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x
 # is left as they start, this run's own boots first.
 est=0 most=0 guessed=''
 for v in "${groups[@]}"; do
-	read -r m src < <(boot_time "$v")
-	est=$((est + m * BOOTS * ${#names[@]}))
-	[ "$most" -ge "$m" ] || most=$m
-	case "$src" in
-	earlier) src="earlier runs" ;;
-	scaled:*) src="scaled from earlier boots at ${src#scaled:} vCPUs"; guessed=1 ;;
-	*) src="a first guess: no boot has run yet, and the workloads' time is not in it"; guessed=1 ;;
-	esac
-	kb_say "plan: vcpus=$v: $((BOOTS * ${#names[@]})) boots (${names[*]}), about $(fmt_min "$m") each ($src)"
+	sig=$(printf '%s' "${plan_lines[$v]}" | plan_sig)
+	each='' srcs=''
+	for name in "${names[@]}"; do
+		read -r m src < <(boot_time "$v" "" "$name" "$sig")
+		est=$((est + m * BOOTS))
+		[ "$most" -ge "$m" ] || most=$m
+		case "$src" in
+		earlier) src="earlier runs of this plan" ;;
+		reference) src="the reference host's boots of this plan: README, Benchmarks" ;;
+		earlier-any) src="earlier runs" ;;
+		scaled:*) src="scaled from earlier boots at ${src#scaled:} vCPUs"; guessed=1 ;;
+		*) src="a first guess: no boot has run yet, and the workloads' time is not in it"; guessed=1 ;;
+		esac
+		each+="${each:+, }$name $(fmt_min "$m")"
+		case "|$srcs|" in *"|$src|"*) ;; *) srcs+="${srcs:+|}$src" ;; esac
+	done
+	# one figure when every kernel has the same
+	[ "$(printf '%s\n' "${each//, /$'\n'}" | awk '{print $NF}' | sort -u | wc -l)" != 1 ] ||
+		each=$(fmt_min "$m")
+	kb_say "plan: vcpus=$v: $((BOOTS * ${#names[@]})) boots (${names[*]}), about $each each (${srcs//|/; })"
 done
 # boots side by side: no more at once than there are boots
 j=$((nboots < jobs ? nboots : jobs))

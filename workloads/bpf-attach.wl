@@ -35,6 +35,9 @@ matrix.funcs = 1 10 100 1000 all
 # the scaling charts put "all" at the number of functions it found
 scale_x = funcs=functions
 quick.matrix.funcs = 1 10
+# The default (MATRIX=claims): N = 1 to 1000; "all" (about 22,400
+# functions) is MATRIX=full: fentry there takes hours on the baseline.
+claims.matrix.funcs = 1 10 100 1000
 matrix.vcpus = 2
 reps = 10
 quick.reps = 3
@@ -53,6 +56,16 @@ quick.warmup = 1
 # the plan (with 1 sample a boot, "all" gets a verdict only from 5
 # boots or more: its figure is reported beside the function count).
 reps_at = fentry@funcs=1000:3 fentry@funcs=all:1
+# MATRIX=claims: fentry at 1000 two samples a boot (6 in 3 boots, enough
+# for a verdict), at 100 five: the baseline's detach of 1000 takes about
+# two minutes a sample
+claims.reps_at = fentry@funcs=1000:2 fentry@funcs=100:5
+claim.tm_1000 = compare=variant base=fentry new=tracing_multi kernel=patched metric=attach_ns_per_func point=funcs=1000 | tracing_multi against fentry one by one, attach per function, N = 1000
+claim.tm_detach_1000 = compare=variant base=fentry new=tracing_multi kernel=patched metric=detach_ns_per_func point=funcs=1000 | tracing_multi against fentry one by one, detach per function, N = 1000
+claim.tm_kpm_1000 = compare=variant base=kprobe_multi new=tracing_multi kernel=patched metric=attach_ns_per_func point=funcs=1000 | tracing_multi against kprobe_multi, attach per function, N = 1000
+claim.fentry_detach_1000 = compare=kernel variant=fentry metric=detach_ns_per_func point=funcs=1000 | fentry detach per function on the shared direct ops, N = 1000 | 0.38x (bpftrace fentry:vmlinux:ksys_*, whole run, 4.416 s -> 1.667 s)
+claim.fentry_attach_1000 = compare=kernel variant=fentry metric=attach_ns_per_func point=funcs=1000 | fentry attach per function on the shared direct ops, N = 1000
+claim.fentry_attach_1 = compare=kernel variant=fentry metric=attach_ns_per_func point=funcs=1 | fentry attach, N = 1
 # some 22,400 fentry programs, links and trampolines at once
 mem = 3072
 clock = icount

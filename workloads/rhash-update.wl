@@ -23,6 +23,10 @@ matrix.producers = 1 all
 # QUICK=1 and MATRIX=small (the default): 2 vCPUs, producers 1 and 2,
 # in the boots procirq-read and bpf-attach have at 2 (procirq-read.wl)
 quick.matrix.vcpus = 2
+# The default (MATRIX=claims): the same 2 vCPUs, 1 and all producers
+claims.matrix.vcpus = 2
+claim.update_all = compare=variant base=hash new=rhash kernel=patched metric=mupdates_per_sec_per_producer point=vcpus=2;producers=all | rhash against hash full-map updates per producer, all (2) producers | 5.25x (-p 7)
+claim.update_1 = compare=variant base=hash new=rhash kernel=patched metric=mupdates_per_sec_per_producer point=vcpus=2;producers=1 | rhash against hash full-map updates per producer, 1 producer
 reps = 10
 quick.reps = 5
 warmup = 2

@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Workload file reader. Source it; wl_load FILE fills the associative
 # array WL. A workload file is "key = value" lines with '#' comments.
-# quick.<key> overrides <key> when QUICK=1; MATRIX=small (bench.conf's
-# default; unset here means full) takes only its quick.matrix.<param>
-# keys: the smaller matrix with the file's own reps and warmup. An
+# quick.<key> overrides <key> when QUICK=1. MATRIX= picks the points:
+# claims (bench.conf's default) takes the file's claims.matrix.<param>
+# keys where it has them, else matrix.<param>: each claim of the series
+# at the scale it is about; small takes its quick.matrix.<param> keys
+# (the smaller matrix with the file's own reps and warmup); full (unset
+# here means full) every point. claims.reps_at replaces reps_at under
+# claims. claim.<id> = FIELDS | DESCRIPTION [| UPSTREAM] names a claim
+# the report's answer block shows first (analysis/README.md). An
 # unknown key is an error naming the file and line.
 # shellcheck shell=bash
 
@@ -14,11 +19,13 @@ WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
 WL_KEYS="name description bench args variants base_variant reps reps_at warmup mem clock timeout disks primary table table_metric model scale_x"
+# Keys MATRIX=claims replaces, from claims.<key>
+WL_CLAIMS_KEYS="reps_at"
 
 wl_known_key() {
 	local k=$1
 	case "$k" in
-	matrix.[a-z]*) return 0 ;;
+	matrix.[a-z]* | claim.[a-z0-9]*) return 0 ;;
 	esac
 	case " $WL_KEYS " in
 	*" $k "*) return 0 ;;
@@ -32,7 +39,7 @@ wl_unknown_key() {
 	# shellcheck disable=SC2086 # one candidate per word
 	near=$(kb_closest "$k" $WL_KEYS)
 	[ -z "$near" ] || near=" (did you mean ${2%"$k"}$near?)"
-	kb_die "$WL_FILE:$1: unknown key '$2'$near; known: $WL_KEYS, matrix.<param>, quick.<key>"
+	kb_die "$WL_FILE:$1: unknown key '$2'$near; known: $WL_KEYS, matrix.<param>, claim.<id>, quick.<key>, claims.matrix.<param>, claims.reps_at"
 }
 
 wl_load() {
@@ -45,7 +52,7 @@ wl_load() {
 	WL_LINE=()
 	# shellcheck disable=SC2034 # read by run.sh for its errors
 	WL_FILE=$file
-	local -A quick=()
+	local -A quick=() claims=()
 	[ -f "$file" ] || kb_die "workload file $file not found"
 	while IFS= read -r line || [ -n "$line" ]; do
 		lineno=$((lineno + 1))
@@ -59,6 +66,20 @@ wl_load() {
 		val=${line#*=}
 		key=${key//[[:space:]]/}
 		val=$(printf '%s' "$val" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')
+		if [ "${key#claims.}" != "$key" ]; then
+			case "${key#claims.}" in
+			matrix.[a-z]*) ;;
+			*) case " $WL_CLAIMS_KEYS " in
+				*" ${key#claims.} "*) ;;
+				*) wl_unknown_key "$lineno" "$key" ;;
+				esac ;;
+			esac
+			claims[${key#claims.}]=$val
+			if [ "${QUICK:-0}" != 1 ] && [ "${MATRIX:-full}" = claims ]; then
+				WL_LINE[${key#claims.}]=$lineno
+			fi
+			continue
+		fi
 		if [ "${key#quick.}" != "$key" ]; then
 			wl_known_key "${key#quick.}" || wl_unknown_key "$lineno" "$key"
 			quick[${key#quick.}]=$val
@@ -72,8 +93,8 @@ wl_load() {
 		[ -n "${WL_LINE[$key]:-}" ] || WL_LINE[$key]=$lineno
 	done <"$file"
 	case "${MATRIX:-full}" in
-	full | small) ;;
-	*) kb_die "MATRIX must be small (each workload's quick.matrix.* points) or full (every point), not '$MATRIX'" ;;
+	full | small | claims) ;;
+	*) kb_die "MATRIX must be claims (each claim at its scale: each workload's claims.matrix.* points), small (each workload's quick.matrix.* points) or full (every point), not '$MATRIX'" ;;
 	esac
 	if [ "${QUICK:-0}" = 1 ]; then
 		for key in "${!quick[@]}"; do
@@ -82,6 +103,10 @@ wl_load() {
 	elif [ "${MATRIX:-full}" = small ]; then
 		for key in "${!quick[@]}"; do
 			[ "${key#matrix.}" = "$key" ] || WL[$key]=${quick[$key]}
+		done
+	elif [ "${MATRIX:-full}" = claims ]; then
+		for key in "${!claims[@]}"; do
+			WL[$key]=${claims[$key]}
 		done
 	fi
 	for key in name bench; do
@@ -118,6 +143,7 @@ wl_load() {
 	wl_check_variants "$file"
 	wl_check_reps_at "$file"
 	wl_check_scale_x "$file"
+	wl_check_claims "$file"
 	return 0
 }
 
@@ -279,5 +305,60 @@ wl_points() {
 	done
 	for i in "${!points[@]}"; do
 		printf '%s\t%s\n' "${points[$i]}" "${args[$i]}"
+	done
+}
+
+# claim.<id> = FIELDS | DESCRIPTION [| UPSTREAM]: a claim of the series
+# the report's answer block shows first (analysis/README.md). FIELDS:
+# compare=kernel (patched against baseline; variant=V when the workload
+# has several) or compare=variant (base=V new=V kernel=LABEL: one
+# variant against another on one kernel); metric=M; point=k=v[;k=v] (a
+# subset of the point's parameters, vcpus included). UPSTREAM: upstream's
+# own figure for it, "N.NNx" first when there is a ratio.
+wl_check_claims() {
+	local file=$1 key f fields desc k v kv
+	local -A c=()
+	local -
+	set -f
+	for key in "${!WL[@]}"; do
+		case "$key" in claim.*) ;; *) continue ;; esac
+		f="$file:${WL_LINE[$key]}: $key"
+		fields=${WL[$key]%% | *}
+		desc=${WL[$key]#"$fields"}
+		desc=${desc# | }
+		desc=${desc%% | *}
+		if [ -z "$desc" ] || [ "$fields" = "${WL[$key]}" ]; then
+			kb_die "$f: expected 'FIELDS | DESCRIPTION [| UPSTREAM]'"
+		fi
+		c=()
+		for kv in $fields; do
+			k=${kv%%=*} v=${kv#*=}
+			case "$k" in
+			compare | metric | point | variant | base | new | kernel) c[$k]=$v ;;
+			*) kb_die "$f: unknown field '$k' (compare, metric, point, variant, base, new, kernel)" ;;
+			esac
+		done
+		case "${c[compare]:-}" in
+		kernel) for k in base new kernel; do
+				[ -z "${c[$k]:-}" ] || kb_die "$f: $k= is for compare=variant"
+			done ;;
+		variant) for k in base new kernel; do
+				[ -n "${c[$k]:-}" ] || kb_die "$f: compare=variant needs $k="
+			done ;;
+		*) kb_die "$f: compare must be kernel or variant, not '${c[compare]:-}'" ;;
+		esac
+		[ -n "${c[metric]:-}" ] || kb_die "$f: metric= is missing"
+		for k in variant base new; do
+			[ -n "${c[$k]:-}" ] || continue
+			case " ${WL[variants]} " in
+			*" ${c[$k]} "*) ;;
+			*) kb_die "$f: $k=${c[$k]} is not one of variants (${WL[variants]})" ;;
+			esac
+		done
+		for kv in ${c[point]//;/ }; do
+			k=${kv%%=*}
+			[ "$k" = vcpus ] || [ -n "${WL[matrix.$k]:-}" ] ||
+				kb_die "$f: point: '$k' is not a matrix parameter (matrix.$k)"
+		done
 	done
 }

@@ -22,7 +22,7 @@ if ! command -v parallel >/dev/null; then
 	echo "not ok 1 - GNU parallel is not installed (make deps installs it)"
 	exit 1
 fi
-echo "1..45"
+echo "1..50"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/images" "$tree/bench" "$tree/guest" "$tree/model"
@@ -176,6 +176,27 @@ t "... 2 vCPUs scaled from them: 100 s x (30 + 12) / (30 + 6)" \
 	grep -q 'plan: vcpus=2: 4 boots (a b), about 1m56s each (scaled from earlier boots at 1 vCPUs)' "$tmp/scaled.log"
 t "... and the total says it is partly guessed" \
 	grep -q 'plan: estimated total 7m12s, 2 boots at a time (partly guessed; corrected as boots end)' "$tmp/scaled.log"
+# per kernel and plan: the boots of this plan (its signature) count first
+sig=$(bash -c '. "$1"; plan_sig <"$2"' _ "$top/orchestrate/boot-time.sh" "$tmp/j1/payload/v1/plan.tsv")
+printf '1\t200\t/old\ta\t%s\n1\t100\t/old\tb\t%s\n1\t999\t/old\ta\tother\n2\t100\t/old\n' "$sig" "$sig" \
+	>"$tmp/cache/boot-times.tsv"
+check_rc "with earlier boots of this plan per kernel" 0 brun perkernel BOOT_JOBS=2
+t "... each kernel's own time, from the boots of this plan only" \
+	grep -q 'plan: vcpus=1: 4 boots (a b), about a 3m20s, b 1m40s each (earlier runs of this plan)' "$tmp/perkernel.log"
+is "... a boot records its kernel and its plan's signature" \
+	"$(awk -F '\t' -v r="$tmp/perkernel" '$3 == r && $1 == 1 { print $4, $5 }' "$tmp/cache/boot-times.tsv" | sort -u | tr '\n' ' ')" \
+	"a $sig b $sig "
+# the reference host's table (orchestrate/boot-times.ref.tsv) for a
+# plan this cache has not run
+mkdir -p "$tmp/bt"
+cp "$top/orchestrate/boot-time.sh" "$tmp/bt/"
+printf '8\t300\tref\tpatched\tabc\n8\t100\tref\tpatched\txyz\n' >"$tmp/bt/boot-times.ref.tsv"
+printf '8\t50\t/old\n' >"$tmp/cache/bt.tsv"
+is "a plan not run here: the reference host's boots of it" \
+	"$(KBENCH_CACHE=$tmp/cache bash -c '. "$1"; boot_time 8 "" patched abc' _ "$tmp/bt/boot-time.sh")" "300 reference"
+is "... and without one: earlier boots of other plans" \
+	"$(KBENCH_CACHE=$tmp/cache bash -c 'cp "$KBENCH_CACHE/bt.tsv" "$KBENCH_CACHE/boot-times.tsv"; . "$1"; boot_time 8 "" patched nope' _ "$tmp/bt/boot-time.sh")" \
+	"50 earlier-any"
 rm -f "$tmp/cache/boot-times.tsv"
 
 # 4. failed launches: retried by parallel, recorded whole

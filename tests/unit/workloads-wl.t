@@ -12,8 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..26"
-# make exports MATRIX (bench.conf: small); the cases below set their own
+echo "1..32"
+# make exports MATRIX (bench.conf: claims); the cases below set their own
 unset MATRIX
 
 # Every shipped workload file loads.
@@ -34,6 +34,9 @@ reps = 20
 quick.reps = 5
 quick.matrix.vcpus = 1
 quick.matrix.key = 8
+claims.matrix.vcpus = 8
+claims.reps_at = *@key=32:3
+claim.big = compare=kernel metric=ns point=vcpus=8;key=32 | the claim at 8 vCPUs | 1.5x
 WL
 wl_load "$tmp/demo.wl"
 [ "${WL[reps]}" = 20 ] && r=0 || r=1
@@ -44,6 +47,18 @@ ok "$r" "QUICK=1 applies quick.reps"
 MATRIX=small wl_load "$tmp/demo.wl"
 is "MATRIX=small: the quick.matrix.* points, the file's own reps" \
 	"${WL[matrix.vcpus]} ${WL[matrix.key]} ${WL[matrix.max]} ${WL[reps]}" "1 8 1024 20"
+MATRIX=claims wl_load "$tmp/demo.wl"
+is "MATRIX=claims: claims.matrix.* where given, else matrix.*; claims.reps_at" \
+	"${WL[matrix.vcpus]}|${WL[matrix.key]}|${WL[reps_at]}|$(wl_reps_at default 'key=32')" "8|8 32|*@key=32:3|3 0"
+is "a claim is kept whole" "${WL[claim.big]}" "compare=kernel metric=ns point=vcpus=8;key=32 | the claim at 8 vCPUs | 1.5x"
+for bad in 'compare=both metric=m | d' 'compare=variant metric=m base=default | d' \
+	'compare=kernel metric=m point=size=1 | d' 'compare=kernel metric=m'; do
+	printf 'name = x\nbench = y\nclaim.c = %s\n' "$bad" >"$tmp/claim.wl"
+	if (wl_load "$tmp/claim.wl") 2>"$tmp/err"; then r=1; else
+		grep -q 'claim.wl:3: claim.c: ' "$tmp/err" && r=0 || r=1
+	fi
+	ok "$r" "a bad claim is refused with its file and line: '$bad' ($(head -n1 "$tmp/err"))"
+done
 MATRIX=full wl_load "$tmp/demo.wl"
 is "MATRIX=full: every point" "${WL[matrix.vcpus]} ${WL[matrix.key]} ${WL[reps]}" "1 8 8 32 20"
 QUICK=0 wl_load "$tmp/demo.wl"
