@@ -6,6 +6,7 @@
  *   kbstat compare RUN --kernel L --base-variant A --new-variant B [...]
  *   kbstat variants RUN             the variant comparisons a run holds
  *   kbstat cover RESULTS.json --run RUN [--format txt|md] [--workload W]
+ *   kbstat answer RESULTS.json --run RUN [--variants VARIANTS.json]... [--width N]
  *   kbstat gate NEW-VS-OLD.json [--baseline J] [--series TSV] [--format txt|md]
  *   kbstat floor RUN --a L --b L [--seed N] [--reps N] [--out F]
  *   kbstat summary RESULTS.json [--format txt|md] [--run RUN] [--cover VARIANTS.json]...
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "absent.h"
+#include "answer.h"
 #include "fmt.h"
 #include "gate.h"
 #include "json.h"
@@ -58,6 +60,7 @@ static const char *usage_text =
 	"                 [--floor FLOOR.json] [--seed N] [--reps N] [--out RESULTS.json] [--workloads W,...]\n"
 	"  kbstat variants RUN\n"
 	"  kbstat cover RESULTS.json --run RUN [--format txt|md] [--workload W]\n"
+	"  kbstat answer RESULTS.json --run RUN [--variants VARIANTS.json]... [--width N]\n"
 	"  kbstat gate NEW-VS-OLD.json [--baseline NEW-VS-BASELINE.json]\n"
 	"              [--series SERIES.tsv] [--format txt|md]\n"
 	"  kbstat floor RUN --a LABEL --b LABEL [--seed N] [--reps N] [--out FLOOR.json]\n"
@@ -1869,6 +1872,8 @@ int main(int argc, char **argv)
 		return cmd_variants(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "cover"))
 		return cmd_cover(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "answer"))
+		return cmd_answer(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "gate"))
 		return cmd_gate(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "changepoint"))

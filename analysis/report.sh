@@ -7,7 +7,7 @@
 # RESULTS (a results.json kbstat compare already wrote for BASE vs
 # NEW_LABEL: the report shows it instead of comparing again),
 # KBSTAT (the kbstat binary; default build/analysis/kbstat, built if needed).
-# Writes RUN/{results.json,summary.txt,summary.md,index.html,chart-*.svg},
+# Writes RUN/{results.json,answer.txt,summary.txt,summary.md,index.html,chart-*.svg},
 # each through a temp file and a rename.
 set -euo pipefail
 
@@ -164,7 +164,37 @@ while IFS=$'\t' read -r vk vb vn vw; do
 		vc_ratio[chart-$vc-${name#chart-}]="$vn / $vb on $vk"
 	done <"$tmp/vdat.lst" >>"$tmp/vratio.lst"
 done <"$tmp/variants.tsv"
-# The summaries: the gate (above), then per workload its primary metric
+# The answer (kbstat answer): one line per claim of the run's workload
+# files, what got worse, what stayed undecided. One text, two widths:
+# 80 columns for summary.txt and RUN/answer.txt, 132 for summary.md and
+# index.html (a claim on one line).
+answer_args=()
+for vc in "${vcs[@]}"; do
+	answer_args+=(--variants "$tmp/$vc.json")
+done
+for aw in 80 132; do
+	"$kbstat" answer "$tmp/results.json" --run "$run" "${answer_args[@]}" --width "$aw" \
+		>"$tmp/answer-$aw.txt" 2>"$tmp/answer.log" || {
+		cat "$tmp/answer.log" >&2
+		kb_die "kbstat answer failed on $run (see the error above)"
+	}
+done
+cp "$tmp/answer-80.txt" "$tmp/answer.txt"
+# after the gate (if any), a blank line between
+sep=
+[ -z "$gate" ] || sep=$'\n'
+{
+	printf '%s' "$sep"
+	cat "$tmp/answer-80.txt"
+	printf '\n'
+} >>"$tmp/summary.txt"
+{
+	printf '%s' "$sep"
+	printf '## The answer\n\n```text\n'
+	cat "$tmp/answer-132.txt"
+	printf '```\n\n'
+} >>"$tmp/summary.md"
+# The summaries: the gate (above), the answer, then per workload its primary metric
 # and its variant comparisons' cover tables (--cover), then the rest;
 # each variant comparison's own rows after.
 covers=()
@@ -454,6 +484,13 @@ figures() {
 	done
 }
 
+# The answer block (kbstat answer, 132 columns) as the page shows it.
+answer_html() {
+	printf '<section id="answer">\n<h2>The answer</h2>\n<pre class="answer">\n'
+	kb_html_escape <"$tmp/answer-132.txt"
+	printf '</pre>\n</section>\n'
+}
+
 mapfile -t workloads < <(awk -F'\t' 'NR > 1 && !seen[$2]++ { print $2 }' "$tmp/rows.tsv")
 vc_rows=()
 for vc in "${vcs[@]}"; do
@@ -487,6 +524,7 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
 td.num span { white-space: nowrap; }
 figure svg { max-width: 100%; height: auto; }
 pre.cover, pre.gate { white-space: pre-wrap; }
+pre.answer { font-size: 13px; line-height: 1.25; border-left: 4px solid #276; }
 td.verdict details, td.verdict summary { white-space: nowrap; }
 td.verdict details[open] { white-space: normal; }
 td.num { text-align: right; font-family: monospace; }
@@ -515,9 +553,11 @@ EOF
 			kb_html_escape <"$run/bisect.log"
 			printf '</pre>\n'
 		fi
+		answer_html
 		printf '<h2>NEW against OLD in full</h2>\n'
 	else
 		printf '<h1>kbench: %s vs %s</h1>\n' "$hn" "$hb"
+		answer_html
 	fi
 	cat <<EOF
 <p>Run <code>$(printf '%s' "$run" | kb_html_escape)</code>.
@@ -640,7 +680,7 @@ rm -f "$run"/variants-*.json
 for vc in "${vcs[@]}"; do
 	mv -f "$tmp/$vc.json" "$run/$vc.json"
 done
-for f in results.json summary.txt summary.md index.html; do
+for f in results.json answer.txt summary.txt summary.md index.html; do
 	mv -f "$tmp/$f" "$run/$f"
 done
 kb_say "report: wrote $run/index.html, summary.txt, summary.md, results.json and ${#charts[@]} charts"

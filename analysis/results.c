@@ -35,7 +35,9 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 	static const char *const keys[5] = { "variants", "base_variant", "table",
 					     "table_metric", "scale_x" };
 	struct wl_primary *w;
-	int i;
+	struct wl_claim *claim = NULL;
+	size_t nclaim = 0;
+	int i, lineno = 0;
 
 	if (!f) {
 		fprintf(stderr, "kbstat: error: cannot read %s\n", file);
@@ -44,6 +46,7 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 	while (fgets(line, sizeof(line), f)) {
 		char *h = strchr(line, '#'), *eq, *k, *v;
 
+		lineno++;
 		if (h)
 			*h = 0;
 		eq = strchr(line, '=');
@@ -58,6 +61,11 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 		} else if (!strcmp(k, "primary")) {
 			free(prim);
 			prim = xstrdup(v);
+		} else if (!strncmp(k, "claim.", 6) && k[6]) {
+			claim = xrealloc(claim, (nclaim + 1) * sizeof(*claim));
+			claim[nclaim].id = xstrdup(k + 6);
+			claim[nclaim].text = xstrdup(v);
+			claim[nclaim++].line = lineno;
 		}
 		for (i = 0; i < 5; i++) {
 			if (!strcmp(k, keys[i])) {
@@ -79,6 +87,8 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 	w->table_metric = val[3];
 	w->scale_x = val[4];
 	w->file = xstrdup(file);
+	w->claim = claim;
+	w->nclaim = nclaim;
 	if (prim && *prim) {
 		char *tok, *save;
 
@@ -163,6 +173,11 @@ void primary_free(struct primary_tab *t)
 		free(w->table_metric);
 		free(w->scale_x);
 		free(w->file);
+		for (j = 0; j < w->nclaim; j++) {
+			free(w->claim[j].id);
+			free(w->claim[j].text);
+		}
+		free(w->claim);
 	}
 	free(t->wl);
 	t->wl = NULL;

@@ -10,6 +10,12 @@
 
 #include "json.h"
 
+/* "claim.<id> = FIELDS | DESCRIPTION | UPSTREAM" as written (answer.c parses it) */
+struct wl_claim {
+	char *id, *text;
+	int line;
+};
+
 struct wl_primary {
 	char *workload;
 	char **metric;		/* "primary =" */
@@ -23,6 +29,8 @@ struct wl_primary {
 	 */
 	char *scale_x;
 	char *file;		/* RUN/workloads/NAME.wl */
+	struct wl_claim *claim;	/* in the file's order */
+	size_t nclaim;
 };
 
 struct primary_tab {

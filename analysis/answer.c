@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbstat answer RESULTS.json --run RUN [--variants VARIANTS.json]... [--width N]
+ *
+ * The answer a report opens with: one line per claim of the run's
+ * workload files (RUN/workloads/NAME.wl, file order, then claim order),
+ *
+ *   claim.<id> = FIELDS | DESCRIPTION | UPSTREAM
+ *
+ * FIELDS: compare=kernel|variant metric=M point=K=V;K=V [variant=V]
+ * [base=A new=B kernel=LABEL]. Each claim's row comes from the kernel
+ * comparison (RESULTS.json) or the variant comparison of its kernel
+ * (kbstat compare --kernel, VARIANTS.json): its ratio with the 95 % CI,
+ * the verdict as the comparison decided it, the clock, and upstream's
+ * own figure. Then the primary rows that got worse, and how many stayed
+ * undecided with the boots their reasons ask for. The text is the one
+ * source: summary.txt, summary.md and index.html each include it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "fmt.h"
+#include "json.h"
+#include "results.h"
+#include "util.h"
+
+#define MAX_VARIANTS 64
+/* worse rows listed by name; the rest are counted (the details list them) */
+#define MAX_WORSE 6
+
+struct claim {
+	const char *compare, *metric, *point, *variant, *base, *new, *kernel;
+	char *desc, *up;
+};
+
+struct cell {
+	char *desc, *ratio, *verdict, *clock, *up, *up_full;
+	int not_run;
+};
+
+static int answer_usage(void)
+{
+	fputs("usage: kbstat answer RESULTS.json --run RUN [--variants VARIANTS.json]... [--width N]\n",
+	      stderr);
+	return 2;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/*
+ * Splits text (owned by the caller, modified) into c; an error names
+ * the file and line. Returns -1 on an error.
+ */
+static int claim_parse(char *text, const struct wl_primary *w,
+		       const struct wl_claim *wc, struct claim *c)
+{
+	char *part[3] = { text, NULL, NULL }, *sep, *tok, *save;
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 1; i < 3; i++) {
+		sep = strstr(part[i - 1], " | ");
+		if (!sep)
+			break;
+		*sep = 0;
+		part[i] = sep + 3;
+	}
+	if (!part[1] || !*trim(part[1])) {
+		fprintf(stderr, "kbstat: error: %s:%d: claim.%s: no description (FIELDS | DESCRIPTION [| UPSTREAM])\n",
+			w->file, wc->line, wc->id);
+		return -1;
+	}
+	c->desc = trim(part[1]);
+	c->up = part[2] ? trim(part[2]) : "";
+	for (tok = strtok_r(part[0], " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		static const char *const keys[] = { "compare", "metric", "point",
+						     "variant", "base", "new",
+						     "kernel" };
+		const char **dst[] = { &c->compare, &c->metric, &c->point,
+				       &c->variant, &c->base, &c->new,
+				       &c->kernel };
+		char *eq = strchr(tok, '=');
+		size_t k;
+
+		for (k = 0; eq && k < sizeof(keys) / sizeof(keys[0]); k++) {
+			if (strlen(keys[k]) == (size_t)(eq - tok) &&
+			    !strncmp(tok, keys[k], eq - tok))
+				break;
+		}
+		if (!eq || !eq[1] || k == sizeof(keys) / sizeof(keys[0])) {
+			fprintf(stderr, "kbstat: error: %s:%d: claim.%s: '%s' is not one of compare=, metric=, point=, variant=, base=, new=, kernel=\n",
+				w->file, wc->line, wc->id, tok);
+			return -1;
+		}
+		*dst[k] = eq + 1;
+	}
+	if (!c->compare || !c->metric || !c->point) {
+		fprintf(stderr, "kbstat: error: %s:%d: claim.%s: needs compare=, metric= and point=\n",
+			w->file, wc->line, wc->id);
+		return -1;
+	}
+	if (!strcmp(c->compare, "variant")) {
+		if (!c->base || !c->new) {
+			fprintf(stderr, "kbstat: error: %s:%d: claim.%s: compare=variant needs base= and new=\n",
+				w->file, wc->line, wc->id);
+			return -1;
+		}
+	} else if (strcmp(c->compare, "kernel")) {
+		fprintf(stderr, "kbstat: error: %s:%d: claim.%s: compare is kernel or variant, not '%s'\n",
+			w->file, wc->line, wc->id, c->compare);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every "k=v" of want (';'-separated) is a parameter of point. */
+static int point_match(const char *point, const char *want)
+{
+	char *p = xmalloc(strlen(point) + 3), *kv = xmalloc(strlen(want) + 3);
+	const char *s = want;
+	int ok = 1;
+
+	sprintf(p, ";%s;", point);
+	while (ok && *s) {
+		size_t l = strcspn(s, ";");
+
+		if (l) {
+			sprintf(kv, ";%.*s;", (int)l, s);
+			ok = strstr(p, kv) != NULL;
+		}
+		s += l + (s[l] ? 1 : 0);
+	}
+	free(p);
+	free(kv);
+	return ok;
+}
+
+/* The first word of a space-separated list, in a static buffer. */
+static const char *first_word(const char *list)
+{
+	static char b[256];
+	size_t l;
+
+	if (!list)
+		return NULL;
+	list += strspn(list, " \t");
+	l = strcspn(list, " \t");
+	if (!l || l >= sizeof(b))
+		return NULL;
+	memcpy(b, list, l);
+	b[l] = 0;
+	return b;
+}
+
+static const struct row *find_row(const struct results *rs, const char *w,
+				   const char *variant, const char *metric,
+				   const char *point)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->row[i];
+
+		if (!strcmp(r->workload, w) && !strcmp(r->metric, metric) &&
+		    (!variant || !strcmp(r->variant, variant)) &&
+		    point_match(r->point, point))
+			return r;
+	}
+	return NULL;
+}
+
+static int has_workload(const struct results *rs, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		if (!strcmp(rs->row[i].workload, w))
+			return 1;
+	return 0;
+}
+
+/*
+ * Upstream's figure as the column shows it: the leading "NUMBERx" when
+ * the text starts with one (the rest is said in full below the block),
+ * else the text.
+ */
+static char *up_short(const char *up)
+{
+	const char *p = up;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	if (isdigit((unsigned char)*p)) {
+		p += strspn(p, "0123456789.");
+		if (*p == 'x' && (!p[1] || p[1] == ' ')) {
+			char *s = xmalloc(p - up + 2);
+
+			memcpy(s, up, p - up + 1);
+			s[p - up + 1] = 0;
+			return s;
+		}
+	}
+	return xstrdup(up);
+}
+
+/* The verdict of row r as the answer shows it; n/a with the side. */
+static char *verdict_of(const struct row *r)
+{
+	char b[256];
+
+	if (!strcmp(r->verdict, "n/a") && r->why) {
+		size_t l = strcspn(r->why, ":");
+
+		snprintf(b, sizeof(b), "n/a (%.*s)", (int)l, r->why);
+		return xstrdup(b);
+	}
+	return xstrdup(r->verdict);
+}
+
+static void fill_cell(struct cell *c, const struct row *r, const char *why_not)
+{
+	char e[256], b[300];
+
+	if (!r) {
+		c->not_run = 1;
+		c->ratio = xstrdup(why_not);
+		c->verdict = xstrdup("");
+		c->clock = xstrdup("");
+		return;
+	}
+	fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
+		json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
+	snprintf(b, sizeof(b), "%s%s",
+		 !strcmp(r->scale, "difference") && strcmp(e, "-") ? "diff " : "", e);
+	c->ratio = xstrdup(b);
+	c->verdict = verdict_of(r);
+	c->clock = xstrdup(r->clock);
+}
+
+/* The variant comparison of kernel k, base b, new n; NULL if none. */
+static const struct results *find_vc(const struct results *vc, size_t nvc,
+				     const char *k, const char *b, const char *n)
+{
+	size_t i;
+
+	for (i = 0; i < nvc; i++)
+		if (vc[i].kernel && !strcmp(vc[i].kernel, k) &&
+		    !strcmp(vc[i].base, b) && !strcmp(vc[i].new, n))
+			return &vc[i];
+	return NULL;
+}
+
+static void claim_cell(struct cell *cl, const struct claim *c,
+		       const struct wl_primary *w, const struct results *rs,
+		       const struct results *vc, size_t nvc)
+{
+	const struct row *r = NULL;
+	char why[256];
+
+	cl->desc = xstrdup(c->desc);
+	cl->up_full = xstrdup(c->up);
+	cl->up = up_short(c->up);
+	if (!has_workload(rs, w->workload)) {
+		fill_cell(cl, NULL, "not run (workload not in this run)");
+		return;
+	}
+	snprintf(why, sizeof(why), "not run (MATRIX=full)");
+	if (!strcmp(c->compare, "kernel")) {
+		const char *v = c->variant;
+
+		if (!v)
+			v = w->base_variant ? w->base_variant : first_word(w->variants);
+		r = find_row(rs, w->workload, v, c->metric, c->point);
+		/* a workload whose rows carry no variant name */
+		if (!r && !c->variant)
+			r = find_row(rs, w->workload, NULL, c->metric, c->point);
+	} else {
+		const char *k = c->kernel ? c->kernel : rs->new;
+		const struct results *v = find_vc(vc, nvc, k, c->base, c->new);
+
+		/* a regression check's kernels are old and new: its NEW */
+		if (!v)
+			v = find_vc(vc, nvc, rs->new, c->base, c->new);
+		if (v)
+			r = find_row(v, w->workload, NULL, c->metric, c->point);
+		else
+			snprintf(why, sizeof(why), "not run (no %s against %s on %s)",
+				 c->new, c->base, k);
+	}
+	fill_cell(cl, r, why);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	const struct wl_primary *x = *(const struct wl_primary *const *)a;
+	const struct wl_primary *y = *(const struct wl_primary *const *)b;
+
+	return strcmp(x->file, y->file);
+}
+
+/* The largest N of "BOOTS=N" in s, or 0. */
+static long boots_in(const char *s)
+{
+	long best = 0, n;
+
+	while (s && (s = strstr(s, "BOOTS="))) {
+		s += 6;
+		n = strtol(s, NULL, 10);
+		if (n > best)
+			best = n;
+	}
+	return best;
+}
+
+static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol)
+{
+	size_t wr = strlen("ratio [95% CI]"), wv = strlen("verdict"), wc = 0,
+	       wu = 0, wf = 0, wd = strlen("claim"), rest, i;
+
+	for (i = 0; i < n; i++) {
+		if (!cl[i].not_run) {
+			wr = strlen(cl[i].ratio) > wr ? strlen(cl[i].ratio) : wr;
+			wv = strlen(cl[i].verdict) > wv ? strlen(cl[i].verdict) : wv;
+			wc = strlen(cl[i].clock) > wc ? strlen(cl[i].clock) : wc;
+		}
+		wu = strlen(cl[i].up) > wu ? strlen(cl[i].up) : wu;
+		wd = strlen(cl[i].desc) > wd ? strlen(cl[i].desc) : wd;
+	}
+	/* room for upstream's figures in full: no footnote needed */
+	for (i = 0; i < n; i++)
+		wf = strlen(cl[i].up_full) > wf ? strlen(cl[i].up_full) : wf;
+	if (wf > wu && 2 + 2 + wr + 2 + wv + (clockcol ? 2 + wc : 0) + 2 + wf + wd <= width) {
+		for (i = 0; i < n; i++) {
+			free(cl[i].up);
+			cl[i].up = xstrdup(cl[i].up_full);
+		}
+		wu = wf;
+	}
+	if (wu && wu < strlen("upstream"))
+		wu = strlen("upstream");
+	if (clockcol && wc < strlen("clock"))
+		wc = strlen("clock");
+	rest = 2 + 2 + wr + 2 + wv + (clockcol ? 2 + wc : 0) + (wu ? 2 + wu : 0);
+	/* the description column: what is left, a long one on its own line */
+	if (rest + wd > width)
+		wd = width > rest + 12 ? width - rest : 12;
+	printf("  %-*s  %-*s  %-*s", (int)wd, "claim", (int)wr, "ratio [95% CI]",
+	       (int)wv, "verdict");
+	if (clockcol)
+		printf("  %-*s", (int)wc, "clock");
+	if (wu)
+		printf("  %s", "upstream");
+	putchar('\n');
+	for (i = 0; i < n; i++) {
+		const struct cell *c = &cl[i];
+		char line[1024];
+		int len;
+
+		if (strlen(c->desc) > wd) {
+			text_wrap(stdout, "  ", "    ", c->desc, width);
+			len = snprintf(line, sizeof(line), "  %-*s  ", (int)wd, "");
+		} else {
+			len = snprintf(line, sizeof(line), "  %-*s  ", (int)wd, c->desc);
+		}
+		if (c->not_run) {
+			len += snprintf(line + len, sizeof(line) - len, "%-*s",
+					(int)(wr + 2 + wv + (clockcol ? 2 + wc : 0)),
+					c->ratio);
+		} else {
+			len += snprintf(line + len, sizeof(line) - len, "%-*s  %-*s",
+					(int)wr, c->ratio, (int)wv, c->verdict);
+			if (clockcol)
+				len += snprintf(line + len, sizeof(line) - len,
+						"  %-*s", (int)wc, c->clock);
+		}
+		if (*c->up)
+			snprintf(line + len, sizeof(line) - len, "  %s", c->up);
+		/* no trailing blanks */
+		len = strlen(line);
+		while (len && line[len - 1] == ' ')
+			line[--len] = 0;
+		puts(line);
+	}
+}
+
+static void print_worse(const struct results *rs, size_t width)
+{
+	char line[2048], e[256];
+	size_t i, n = 0, shown = 0;
+
+	for (i = 0; i < rs->n; i++)
+		n += rs->row[i].sec == SEC_PRIMARY && !strcmp(rs->row[i].verdict, "worse");
+	if (!n) {
+		printf("worse: none of the primary rows of %s against %s\n", rs->new, rs->base);
+		return;
+	}
+	printf("worse: %zu primary row%s of %s against %s:\n", n, n == 1 ? "" : "s",
+	       rs->new, rs->base);
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->row[i];
+
+		if (r->sec != SEC_PRIMARY || strcmp(r->verdict, "worse"))
+			continue;
+		if (shown++ == MAX_WORSE) {
+			printf("  and %zu more (every row is in the details below)\n",
+			       n - MAX_WORSE);
+			break;
+		}
+		fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
+			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
+		snprintf(line, sizeof(line), "%s%s%s %s %s %s%s", r->workload,
+			 *r->variant ? "/" : "", r->variant, r->point, r->metric,
+			 !strcmp(r->scale, "difference") ? "diff " : "", e);
+		text_wrap(stdout, "  ", "    ", line, width);
+	}
+}
+
+static void print_undecided(const struct results *rs, size_t width)
+{
+	size_t i, inc = 0, ins = 0;
+	long boots = 0, b;
+	int unsure = 0;
+	char line[1024];
+
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->row[i];
+
+		if (r->sec != SEC_PRIMARY || !row_undecided(r))
+			continue;
+		if (!strncmp(r->verdict, "inconclusive", 12))
+			inc++;
+		else
+			ins++;
+		b = boots_in(r->why);
+		if (!b)
+			unsure = 1;
+		if (b > boots)
+			boots = b;
+	}
+	if (!inc && !ins) {
+		printf("undecided: none of the primary rows\n");
+		return;
+	}
+	snprintf(line, sizeof(line), "undecided: %zu primary row%s (%zu inconclusive, %zu insufficient data)",
+		 inc + ins, inc + ins == 1 ? "" : "s", inc, ins);
+	if (boots)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "; BOOTS=%ld would settle %s (the most their reasons ask for)",
+			 boots, unsure ? "those with a count" : "them");
+	snprintf(line + strlen(line), sizeof(line) - strlen(line),
+		 "; each row's reason is under \"undecided\" below");
+	text_wrap(stdout, "", "  ", line, width);
+}
+
+int cmd_answer(int argc, char **argv)
+{
+	const char *file = NULL, *run = NULL, *vfile[MAX_VARIANTS];
+	struct results rs, vc[MAX_VARIANTS];
+	struct primary_tab pt = { 0 };
+	const struct wl_primary **wl;
+	struct cell *cl = NULL;
+	size_t nv = 0, ncl = 0, width = 80, i, j, nclock = 0;
+	const char *clocks[4];
+	char line[1024];
+	int a, ret = 1, icount = 0;
+
+	for (a = 0; a < argc; a++) {
+		if (!strcmp(argv[a], "--run") && a + 1 < argc) {
+			run = argv[++a];
+		} else if (!strcmp(argv[a], "--variants") && a + 1 < argc) {
+			if (nv == MAX_VARIANTS)
+				return answer_usage();
+			vfile[nv++] = argv[++a];
+		} else if (!strcmp(argv[a], "--width") && a + 1 < argc) {
+			char *end;
+
+			width = strtoul(argv[++a], &end, 10);
+			if (*end || width < 60 || width > 1000)
+				return answer_usage();
+		} else if (argv[a][0] != '-' && !file) {
+			file = argv[a];
+		} else {
+			return answer_usage();
+		}
+	}
+	if (!file || !run)
+		return answer_usage();
+	if (results_load(file, run, &rs))
+		return 1;
+	for (i = 0; i < nv; i++) {
+		if (results_load(vfile[i], run, &vc[i])) {
+			nv = i;
+			goto out;
+		}
+		if (!vc[i].kernel) {
+			fprintf(stderr, "kbstat: error: %s: not a variant comparison (no \"kernel\")\n",
+				vfile[i]);
+			nv = i + 1;
+			goto out;
+		}
+	}
+	if (primary_load(run, &pt))
+		goto out;
+	/* workload file order: by file name */
+	wl = xmalloc((pt.n + 1) * sizeof(*wl));
+	for (i = 0; i < pt.n; i++)
+		wl[i] = &pt.wl[i];
+	if (pt.n)
+		qsort(wl, pt.n, sizeof(*wl), cmp_file);
+	for (i = 0; i < pt.n; i++) {
+		for (j = 0; j < wl[i]->nclaim; j++) {
+			char *text = xstrdup(wl[i]->claim[j].text);
+			struct claim c;
+
+			if (claim_parse(text, wl[i], &wl[i]->claim[j], &c)) {
+				free(text);
+				free(wl);
+				goto out_cells;
+			}
+			cl = xrealloc(cl, (ncl + 1) * sizeof(*cl));
+			memset(&cl[ncl], 0, sizeof(*cl));
+			claim_cell(&cl[ncl++], &c, wl[i], &rs, vc, nv);
+			free(text);
+		}
+	}
+	free(wl);
+	for (i = 0; i < ncl; i++) {
+		if (cl[i].not_run)
+			continue;
+		icount |= !strcmp(cl[i].clock, "icount");
+		for (j = 0; j < nclock && strcmp(clocks[j], cl[i].clock); j++)
+			;
+		if (j == nclock && nclock < 4)
+			clocks[nclock++] = cl[i].clock;
+	}
+	snprintf(line, sizeof(line), "kbench: what the series does, %s against %s", rs.new, rs.base);
+	text_wrap(stdout, "", "  ", line, width);
+	snprintf(line, sizeof(line), "ratio new/base [95%% CI]");
+	if (nclock == 1 && icount)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "; clock icount: instruction count, not a hardware figure");
+	else if (nclock == 1)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "; clock %s", clocks[0]);
+	else if (icount)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "; icount: instruction count, not a hardware figure");
+	text_wrap(stdout, "", "  ", line, width);
+	if (ncl)
+		print_claims(cl, ncl, width, nclock > 1);
+	else
+		puts("  no claims: the run's workload files make none (claim.<id> = ...)");
+	print_worse(&rs, width);
+	print_undecided(&rs, width);
+	/* upstream's figures in full, where the column shows only the ratio */
+	for (i = j = 0; i < ncl; i++) {
+		if (!strcmp(cl[i].up, cl[i].up_full))
+			continue;
+		if (!j++)
+			puts("upstream, in full:");
+		snprintf(line, sizeof(line), "%s: %s", cl[i].desc, cl[i].up_full);
+		text_wrap(stdout, "  ", "    ", line, width);
+	}
+	ret = 0;
+out_cells:
+	for (i = 0; i < ncl; i++) {
+		free(cl[i].desc);
+		free(cl[i].ratio);
+		free(cl[i].verdict);
+		free(cl[i].clock);
+		free(cl[i].up);
+		free(cl[i].up_full);
+	}
+	free(cl);
+	primary_free(&pt);
+out:
+	for (i = 0; i < nv; i++)
+		results_free(&vc[i]);
+	results_free(&rs);
+	return ret;
+}
