@@ -27,7 +27,10 @@
  *   bpf_get_func_ip equal to the function's /proc/kallsyms address,
  *   bpf_get_func_arg_cnt equal to the BTF's argument count, the first
  *   argument equal to what the caller passed, an argument past the last
- *   refused with EINVAL; fdinfo and bpf_link_info of the link;
+ *   refused with EINVAL; fdinfo and bpf_link_info of the link; the same
+ *   counts, arguments and return values when BPF_PROG_TEST_RUN of the
+ *   fentry.multi or fexit.multi program itself calls the test functions,
+ *   as upstream's selftests trigger them;
  * - fexit.multi: bpf_get_func_ret is getpid()'s pid and each test
  *   function's known return value;
  * - the errors (cnt 0, ids NULL, cnt over 1 << 20, flags, target_fd,
@@ -599,6 +602,29 @@ static void case_fsession_and_verifier(void)
 	close_fd(fd);
 }
 
+/*
+ * Upstream's selftests trigger every multi count through
+ * BPF_PROG_TEST_RUN of the multi program itself, which runs
+ * bpf_fentry_test1.. as for fentry/fexit: the same rounds, with each
+ * multi program as the trigger, must count the same.
+ */
+static void test_run_by_multi(int pe, int px, const struct attached *at)
+{
+	int plain = trigger;
+
+	trigger = pe;
+	result(round_ok(at), "BPF_PROG_TEST_RUN of the fentry.multi program "
+	       "runs bpf_fentry_test1..: every call counted, as through "
+	       "syscalls");
+	trigger = px;
+	result(round_ok(at), "BPF_PROG_TEST_RUN of the fexit.multi program "
+	       "runs them too");
+	trigger = plain;
+	result(slots_right(1, false, "fentry", check_args) &&
+	       slots_right(FEXIT_COOKIE0, true, "fexit", check_ret),
+	       "... with the same arguments and return values");
+}
+
 static void case_fentry_fexit(int *fentry, int *fexit)
 {
 	struct attached at = { .plain = -1 };
@@ -646,6 +672,7 @@ static void case_fentry_fexit(int *fentry, int *fexit)
 	result(slots_right(FEXIT_COOKIE0, true, "fexit", check_ip) &&
 	       slots_right(FEXIT_COOKIE0, true, "fexit", check_args),
 	       "fexit.multi: func_ip, arg_cnt and arg 0 as for fentry");
+	test_run_by_multi(pe, px, &at);
 	close(*fexit);
 	*fexit = -1;
 	at.fexit = false;
