@@ -31,6 +31,8 @@
 	"name\tkind\tworkload\tvariant\tmetric\tunit\tparam\tcount\tblocks\tlogx\tlogy\tymin0\txmin0\tsides"
 /* An axis is logarithmic when its values span more than this factor. */
 #define LOG_SPAN 10.0
+/* Both axes are when x spans this factor or more (two decades). */
+#define LOGLOG_SPAN 100.0
 
 struct targs {
 	const char *kind, *file[2], *dir, *run, *label[2];
@@ -263,6 +265,7 @@ struct ent {
 	double x;
 	char *xs, *rest;
 	int side;
+	int absent;		/* a legend entry only: the kernel lacks the variant */
 	double y, lo, hi;
 };
 
@@ -276,15 +279,18 @@ static int cmp_ent(const void *pa, const void *pb)
 		return c;
 	if (a->side != b->side)
 		return a->side - b->side;
-	if ((c = strcmp(a->variant, b->variant)) || (c = natcmp(a->rest, b->rest)))
-		return c;
+	if ((c = strcmp(a->variant, b->variant)) || a->absent != b->absent ||
+	    (c = natcmp(a->rest, b->rest)))
+		return c ? c : a->absent - b->absent;
+	if (a->absent)
+		return 0;
 	return a->x < b->x ? -1 : a->x > b->x;
 }
 
 static int same_series(const struct ent *a, const struct ent *b)
 {
-	return a->side == b->side && !strcmp(a->variant, b->variant) &&
-	       !strcmp(a->rest, b->rest);
+	return a->side == b->side && a->absent == b->absent &&
+	       !strcmp(a->variant, b->variant) && !strcmp(a->rest, b->rest);
 }
 
 static int same_chart(const struct ent *a, const struct ent *b)
@@ -292,20 +298,45 @@ static int same_chart(const struct ent *a, const struct ent *b)
 	return !strcmp(a->w, b->w) && !strcmp(a->m, b->m) && !strcmp(a->p, b->p);
 }
 
+/*
+ * Rows a scaling chart draws: judged ones, and those of a variant one
+ * kernel lacks (n/a: the other kernel's line, and the absent one named)
+ */
+static int charted(const struct row *r)
+{
+	if (r->sec == SEC_NA)
+		return strcmp(r->better, "none") && strcmp(r->metric, "-");
+	return r->sec < SEC_INFO;
+}
+
+/* ... and those the primary chart draws: n/a rows of a primary metric */
+static int charted_primary(const struct row *r)
+{
+	const struct jval *p;
+
+	if (r->sec != SEC_NA)
+		return r->sec == SEC_PRIMARY;
+	p = json_get(r->r, "primary");
+	return charted(r) && (!p || p->type != J_BOOL || p->num);
+}
+
 /* Adds r's side @only (0 base, 1 new; -1: both) at x. */
 static void add_ent_side(struct ent **v, size_t *n, const struct row *r,
 			 const char *p, double x, const char *xs,
 			 const char *rest, int only)
 {
+	const char *absent = r->sec == SEC_NA ? json_str(r->r, "absent") : NULL;
 	int s;
 
 	for (s = 0; s < 2; s++) {
 		struct ent *e;
+		int gone = absent && !strcmp(absent, s ? "new" : "base");
 
-		if (isnan(r->med[s]) || (only >= 0 && s != only))
+		if ((isnan(r->med[s]) && !gone) || (only >= 0 && s != only))
 			continue;
 		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 		e = &(*v)[(*n)++];
+		e->absent = gone;
 		e->w = r->workload;
 		e->m = r->metric;
 		e->u = r->unit;
@@ -315,6 +346,13 @@ static void add_ent_side(struct ent **v, size_t *n, const struct row *r,
 		e->xs = xstrdup(xs);
 		e->rest = xstrdup(rest);
 		e->side = s;
+		if (gone) {
+			/* one legend entry per kernel and variant */
+			free(e->rest);
+			e->rest = xstrdup("");
+			e->x = e->y = e->lo = e->hi = NAN;
+			continue;
+		}
 		e->y = r->med[s];
 		e->lo = isnan(r->lo[s]) ? r->med[s] : r->lo[s];
 		e->hi = isnan(r->hi[s]) ? r->med[s] : r->hi[s];
@@ -381,13 +419,17 @@ static int write_charts(const struct results *rs, struct ent *v, size_t n,
 				      .metric = v[i].m, .unit = v[i].u,
 				      .param = v[i].p, .variant = "" };
 		double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY,
-		       ymax = -INFINITY, x0 = NAN;
+		       ymax = -INFINITY, x0 = NAN, y0 = NAN;
 		int varies = 0, allpos = 1, nonneg = 1;
 		char *name;
 		FILE *f;
 
 		for (j = i; j < n && same_chart(&v[i], &v[j]); j++) {
-			varies |= v[j].y != v[i].y;
+			if (v[j].absent)
+				continue;
+			if (isnan(y0))
+				y0 = v[j].y;
+			varies |= v[j].y != y0;
 			if (v[j].x != x0 && !isnan(x0))
 				m.count = 2;
 			x0 = v[j].x;
@@ -402,11 +444,14 @@ static int write_charts(const struct results *rs, struct ent *v, size_t n,
 		allpos = ymin > 0;
 		nonneg = ymin >= 0;
 		m.logy = allpos && ymax / ymin > LOG_SPAN;
-		m.ymin0 = nonneg && !m.logy;
 		if (*v[i].p) {
 			m.logx = xmin > 0 && xmax / xmin > LOG_SPAN;
 			m.xmin0 = xmin >= 0 && !m.logx;
+			/* x over two decades (N = 1 .. 1000): log-log */
+			if (xmin > 0 && xmax / xmin >= LOGLOG_SPAN && allpos)
+				m.logy = 1;
 		}
+		m.ymin0 = nonneg && !m.logy;
 		if (!strcmp(kind, "primary"))
 			name = slug("chart-primary-", v[i].w, v[i].m, NULL);
 		else
@@ -416,6 +461,8 @@ static int write_charts(const struct results *rs, struct ent *v, size_t n,
 			return 1;
 		m.count = 0;
 		for (k = i; k < j; k++) {
+			if (k > i && v[k].absent && same_series(&v[k - 1], &v[k]))
+				continue;
 			if (k == i || !same_series(&v[k - 1], &v[k])) {
 				/* a series: its title first, for gnuplot's columnheader */
 				if (k > i)
@@ -427,8 +474,15 @@ static int write_charts(const struct results *rs, struct ent *v, size_t n,
 					fputc(' ', f);
 					tsv_field(f, v[k].rest);
 				}
+				/* named in the legend, not silently dropped */
+				if (v[k].absent)
+					fputs(": absent", f);
 				fputc('\n', f);
 				m.blocks++;
+			}
+			if (v[k].absent) {
+				fputs("NaN\tNaN\tNaN\tNaN\t-\n", f);
+				continue;
 			}
 			fprintf(f, "%.12g\t%.12g\t%.12g\t%.12g\t", v[k].x, v[k].y,
 				v[k].lo, v[k].hi);
@@ -464,7 +518,7 @@ static int table_scaling(const struct results *rs, const struct targs *a)
 		struct param *ps;
 		size_t np;
 
-		if (r->sec >= SEC_INFO)
+		if (!charted(r))
 			continue;
 		np = parse_point(r->point, &ps);
 		for (k = 0; k < np; k++) {
@@ -520,7 +574,7 @@ static char *main_param(const struct results *rs, const char *w)
 		struct param *ps;
 		size_t np;
 
-		if (strcmp(rs->row[i].workload, w) || rs->row[i].sec >= SEC_INFO)
+		if (strcmp(rs->row[i].workload, w) || !charted(&rs->row[i]))
 			continue;
 		np = parse_point(rs->row[i].point, &ps);
 		for (k = 0; k < np; k++) {
@@ -579,7 +633,7 @@ static int table_primary(const struct results *rs, const struct targs *a)
 		mp = main_param(rs, w);
 		/* categories: the workload's points in natural order */
 		for (j = i; !mp && j < rs->n; j++) {
-			if (strcmp(rs->row[j].workload, w) || rs->row[j].sec != SEC_PRIMARY)
+			if (strcmp(rs->row[j].workload, w) || !charted_primary(&rs->row[j]))
 				continue;
 			for (k = 0; k < npts && strcmp(pts[k], rs->row[j].point); k++)
 				;
@@ -595,7 +649,7 @@ static int table_primary(const struct results *rs, const struct targs *a)
 			struct param *ps;
 			size_t np;
 
-			if (strcmp(r->workload, w) || r->sec != SEC_PRIMARY)
+			if (strcmp(r->workload, w) || !charted_primary(r))
 				continue;
 			if (!mp) {
 				for (k = 0; strcmp(pts[k], r->point); k++)
