@@ -40,7 +40,7 @@ struct claim {
 
 struct cell {
 	char *desc, *ratio, *verdict, *clock, *up, *up_full;
-	int not_run;
+	int span;		/* not run or n/a: one text across ratio and verdict */
 };
 
 static int answer_usage(void)
@@ -238,7 +238,7 @@ static void fill_cell(struct cell *c, const struct row *r, const char *why_not)
 	char e[256], b[300];
 
 	if (!r) {
-		c->not_run = 1;
+		c->span = 1;
 		c->ratio = xstrdup(why_not);
 		c->verdict = xstrdup("");
 		c->clock = xstrdup("");
@@ -251,6 +251,13 @@ static void fill_cell(struct cell *c, const struct row *r, const char *why_not)
 	c->ratio = xstrdup(b);
 	c->verdict = verdict_of(r);
 	c->clock = xstrdup(r->clock);
+	if (!strncmp(c->verdict, "n/a", 3)) {
+		/* no ratio: the verdict says why, across both columns */
+		free(c->ratio);
+		c->ratio = c->verdict;
+		c->verdict = xstrdup("");
+		c->span = 1;
+	}
 }
 
 /* The variant comparison of kernel k, base b, new n; NULL if none. */
@@ -328,35 +335,46 @@ static long boots_in(const char *s)
 	return best;
 }
 
+/* The upstream column's width at most: a "NUMBERx" fits, a text is below. */
+#define UP_COL 8
+
 static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol)
 {
 	size_t wr = strlen("ratio [95% CI]"), wv = strlen("verdict"), wc = 0,
 	       wu = 0, wf = 0, wd = strlen("claim"), rest, i;
 
 	for (i = 0; i < n; i++) {
-		if (!cl[i].not_run) {
+		if (!cl[i].span) {
 			wr = strlen(cl[i].ratio) > wr ? strlen(cl[i].ratio) : wr;
 			wv = strlen(cl[i].verdict) > wv ? strlen(cl[i].verdict) : wv;
 			wc = strlen(cl[i].clock) > wc ? strlen(cl[i].clock) : wc;
 		}
 		wu = strlen(cl[i].up) > wu ? strlen(cl[i].up) : wu;
+		wf = strlen(cl[i].up_full) > wf ? strlen(cl[i].up_full) : wf;
 		wd = strlen(cl[i].desc) > wd ? strlen(cl[i].desc) : wd;
 	}
-	/* room for upstream's figures in full: no footnote needed */
-	for (i = 0; i < n; i++)
-		wf = strlen(cl[i].up_full) > wf ? strlen(cl[i].up_full) : wf;
-	if (wf > wu && 2 + 2 + wr + 2 + wv + (clockcol ? 2 + wc : 0) + 2 + wf + wd <= width) {
+	if (clockcol && wc < strlen("clock"))
+		wc = strlen("clock");
+	rest = 2 + 2 + wr + 2 + wv + (clockcol ? 2 + wc : 0);
+	if (wf && rest + wd + 2 + (wf > 8 ? wf : 8) <= width) {
+		/* room for upstream's figures in full: no footnote needed */
 		for (i = 0; i < n; i++) {
 			free(cl[i].up);
 			cl[i].up = xstrdup(cl[i].up_full);
 		}
 		wu = wf;
+	} else if (wu) {
+		wu = UP_COL;
+		for (i = 0; i < n; i++) {
+			if (strlen(cl[i].up) <= wu)
+				continue;
+			free(cl[i].up);
+			cl[i].up = xstrdup("below");
+		}
 	}
 	if (wu && wu < strlen("upstream"))
 		wu = strlen("upstream");
-	if (clockcol && wc < strlen("clock"))
-		wc = strlen("clock");
-	rest = 2 + 2 + wr + 2 + wv + (clockcol ? 2 + wc : 0) + (wu ? 2 + wu : 0);
+	rest += wu ? 2 + wu : 0;
 	/* the description column: what is left, a long one on its own line */
 	if (rest + wd > width)
 		wd = width > rest + 12 ? width - rest : 12;
@@ -378,7 +396,8 @@ static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol)
 		} else {
 			len = snprintf(line, sizeof(line), "  %-*s  ", (int)wd, c->desc);
 		}
-		if (c->not_run) {
+		if (c->span) {
+			/* not run, or n/a: one text across ratio and verdict */
 			len += snprintf(line + len, sizeof(line) - len, "%-*s",
 					(int)(wr + 2 + wv + (clockcol ? 2 + wc : 0)),
 					c->ratio);
@@ -462,7 +481,7 @@ static void print_undecided(const struct results *rs, size_t width)
 	if (boots)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; BOOTS=%ld would settle %s (the most their reasons ask for)",
-			 boots, unsure ? "those with a count" : "them");
+			 boots, unsure ? "those with a count" : inc + ins == 1 ? "it" : "them");
 	snprintf(line + strlen(line), sizeof(line) - strlen(line),
 		 "; each row's reason is under \"undecided\" below");
 	text_wrap(stdout, "", "  ", line, width);
@@ -541,7 +560,7 @@ int cmd_answer(int argc, char **argv)
 	}
 	free(wl);
 	for (i = 0; i < ncl; i++) {
-		if (cl[i].not_run)
+		if (cl[i].span)
 			continue;
 		icount |= !strcmp(cl[i].clock, "icount");
 		for (j = 0; j < nclock && strcmp(clocks[j], cl[i].clock); j++)
