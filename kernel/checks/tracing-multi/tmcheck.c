@@ -748,6 +748,7 @@ static void case_errors(int prog, const struct name_set *ks)
 	size_t blen = 0, alen = 0;
 	char *before, *after;
 	const char *name = "";
+	struct btf_file bf;
 	char what[400];
 	long id;
 	int fprog, got, flink;
@@ -758,6 +759,20 @@ static void case_errors(int prog, const struct name_set *ks)
 	       "ids NULL");
 	expect(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, MULTI_MAX_CNT + 1),
 	       -E2BIG, 0, "cnt (1 << 20) + 1");
+	/*
+	 * No link names more distinct functions than BTF has types: a cnt
+	 * past that is refused before anything is allocated or read (ids
+	 * has 3 entries; a kernel that reads cnt of them fails otherwise).
+	 */
+	if (btf_open(&bf)) {
+		result(0, "vmlinux BTF for its number of types");
+	} else {
+		snprintf(what, sizeof(what), "cnt %u, one more than the "
+			 "vmlinux BTF's types", bf.n + 1);
+		expect(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, bf.n + 1),
+		       -E2BIG, 0, what);
+		btf_close(&bf);
+	}
 	a = (struct tm_link_create){ .prog_fd = prog, .flags = 1,
 		.attach_type = TRACE_FENTRY_MULTI, .ids = (uintptr_t)ids,
 		.cnt = 1 };
