@@ -39,7 +39,7 @@ page_requests() {
 		grep -o '"url":"[^"]*"' | grep -v '"url":"\(file\|data\):' | sort -u || true
 }
 
-echo "1..13"
+echo "1..18"
 
 run=$tmp/run
 gen report "$run"
@@ -105,6 +105,68 @@ check "the Results table: a row with a reason (why folded) is as tall as one wit
 check "the headline of a workload with variants holds its cover table, before its chart" \
 	bash -c "sed -n '/<section class=\"headline\" id=\"headline-synth\">/,/<\/section>/p' '$m/index.html' |
 		awk '/<pre class=\"cover\">/ && !c { c = NR } /<figure/ && !f { f = NR } END { exit !(c && f && c < f) }'"
+
+# ---- the answer on the first screen (issue 37) ----
+# The variants run with claims as the workload files write them: the
+# answer's rows are in the rendered page, inside the first 1280x900.
+cat >>"$m/workloads/synth.wl" <<'WL'
+claim.lookup_1k = compare=variant base=hash new=rhash kernel=patched metric=latency point=key_size=8;max_entries=1024;fill=100 | rhash against hash lookups, key 8, 1K in 1K | 0.80x
+claim.lookup_1m = compare=variant base=hash new=rhash kernel=patched metric=latency point=key_size=8;max_entries=1048576 | rhash against hash lookups, key 8, 1M in 1M (fill 75) | 4.01x
+claim.lookup_64 = compare=variant base=hash new=rhash kernel=patched metric=latency point=key_size=64;max_entries=1024 | rhash against hash lookups, key 64, 1K in 1K
+claim.hash_8 = compare=kernel variant=hash metric=latency point=key_size=8;max_entries=1024 | hash lookups, patched against baseline, key 8, 1K in 1K
+claim.hash_64 = compare=kernel variant=hash metric=latency point=key_size=64;max_entries=1048576 | hash lookups, patched against baseline, key 64, 1M
+claim.rhash_k = compare=kernel variant=rhash metric=latency point=key_size=8;max_entries=1024 | rhash, patched against baseline (the baseline lacks it)
+claim.lookup_256 = compare=variant base=hash new=rhash kernel=patched metric=latency point=key_size=256 | rhash against hash lookups, key 256 | 1.008x (+0.8 %)
+WL
+KBSTAT=$kbstat "$top/analysis/report.sh" "$m" 2>/dev/null
+timeout 50 "$chromium" --headless --disable-gpu --no-sandbox --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--hide-scrollbars --window-size=1280,900 --user-data-dir="$tmp/profile-shot" \
+	--host-resolver-rules='MAP * ~NOTFOUND' --screenshot="$tmp/first-screen.png" \
+	"file://$m/index.html" >/dev/null 2>&1 || true
+# KB_SCREENSHOT=FILE keeps the first screen for a reviewer to look at
+[ -z "${KB_SCREENSHOT:-}" ] || cp "$tmp/first-screen.png" "$KB_SCREENSHOT" || true
+check "first screen: a 1280x900 screenshot" \
+	python3 -c 'import struct, sys; d = open(sys.argv[1], "rb").read(24)
+sys.exit(not (d[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24]) == (1280, 900)))' \
+	"$tmp/first-screen.png"
+# shot PAGE NAME JS: the value of JS in PAGE rendered at 1280x900 (as probe)
+shot() {
+	local page
+	page=$(cat "$1")
+	printf '%s\n' "${page/<\/body>/<script>document.body.setAttribute(\"data-w\", $3)</script></body>}" \
+		>"$(dirname "$1")/.shot-$2.html"
+	timeout 50 "$chromium" --headless --disable-gpu --no-sandbox --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--window-size=1280,900 --user-data-dir="$tmp/profile-s$2" \
+		--host-resolver-rules='MAP * ~NOTFOUND' \
+		--dump-dom "file://$(dirname "$1")/.shot-$2.html" 2>/dev/null |
+		sed -n 's/.*data-w="\([^"]*\)".*/\1/p'
+	rm -f "$(dirname "$1")/.shot-$2.html"
+}
+# Where the answer block is on the rendered page (top, bottom, the
+# window's height, its horizontal overflow) and its rendered claim rows
+# (innerText: what the browser lays out, not the HTML source).
+# shellcheck disable=SC2016 # JavaScript, not shell
+shot "$m/index.html" answer '(function () {
+	var a = document.querySelector("pre.answer"), b = a.getBoundingClientRect();
+	var rows = a.innerText.split("\n").filter(function (l) { return /^  (rhash|hash)/.test(l); });
+	return Math.round(b.top) + "|" + Math.round(b.bottom) + "|" + window.innerHeight + "|" +
+		(a.scrollWidth - a.clientWidth) + "|" + rows.length + "|" + rows.join("~");
+})()' >"$tmp/answer.geom"
+IFS='|' read -r atop abottom aheight aover arows atext <"$tmp/answer.geom" || true
+check "first screen: the answer block lies inside 1280x900 (top ${atop:-?}, bottom ${abottom:-?} of ${aheight:-?} px)" \
+	bash -c "[ -n '${abottom:-}' ] && [ '${atop:-999}' -lt 200 ] && [ '$abottom' -le '${aheight:-0}' ]"
+is "first screen: the rendered answer has the seven claim rows, none cut off (${aover:-?} px overflow)" \
+	"${arows:-?} ${aover:-?}" "7 0"
+# the rows as the answer text has them, at 132 columns
+want=$("$kbstat" answer "$m/results.json" --run "$m" \
+	--variants "$m/variants-patched-rhash-vs-hash.json" --width 132 | grep -E '^  (rhash|hash)' | tr '\n' '~')
+is "rendered answer: each claim on one line, ratio, verdict and upstream as kbstat answer wrote them" \
+	"${atext:-}~" "$want"
+check "rendered answer: the rhash rows' upstream figures and the not-run point" \
+	bash -c "printf '%s' '${atext:-}' | tr '~' '\n' | grep -q '1M in 1M (fill 75) .* better .*4\\.01x\$' &&
+		printf '%s' '${atext:-}' | tr '~' '\n' | grep -q 'key 256 .*not run (MATRIX=full) .*1\\.008x (+0\\.8 %)\$'"
 
 reqs=$(page_requests "$tmp/page.net")
 is "index.html makes no network request" "$reqs" ""
