@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "rhashlib.h"
 #include <sys/stat.h>
+#include <dirent.h>
 
 static void expect_err(int got, int want, const char *what)
 {
@@ -329,6 +330,8 @@ static void run_ops(uint32_t n)
 
 /* ---- the bucket tables' memory cgroup ---- */
 
+static void check_memcg_full(const char *home);
+
 static int cg_write(const char *file, const char *str)
 {
 	int fd = open(file, O_WRONLY), ok;
@@ -402,7 +405,156 @@ static void check_memcg(void)
 	       after - before, table, fd < 0 ? ", create " : "",
 	       fd < 0 ? err_name(fd) : "");
 	close_fd(fd);
+	check_memcg_full(home);
 out:
+	cg_write(home, "0");
+	rmdir(dir);
+}
+
+/* CPU time of every kworker so far, in clock ticks */
+static long long kworker_ticks(void)
+{
+	long long sum = 0, ut, st;
+	struct dirent *de;
+	char path[300], buf[512], *p;
+	DIR *d = opendir("/proc");
+	FILE *f;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		/* after "(comm)": state and 10 fields, then utime, stime */
+		if (!p || !strstr(buf, "(kworker") ||
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld",
+			   &ut, &st) != 2)
+			continue;
+		sum += ut + st;
+	}
+	closedir(d);
+	return sum;
+}
+
+/* The map's memory as its fdinfo shows it (the bucket tables included) */
+static long long map_memlock(int fd)
+{
+	char path[64], line[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * A map whose memory cgroup is full and has no task to reclaim from or
+ * kill (issue 36, review item 1): its resize worker cannot have the
+ * doubled bucket table. It must not retry at once for ever (a kworker
+ * in reclaim): over 3 s with nothing inserting, all kworkers together
+ * may use at most 10 % of a CPU. The map stays usable, and once the
+ * cgroup has room again the next inserts get the table grown.
+ *
+ * The map (hint 49152: 2^16 buckets, 512 KiB, growing at 49,153
+ * elements to 2^17, 1 MiB) is made in a cgroup of its own, which this
+ * process then leaves; 48,500 elements go in, memory.max is set to
+ * memory.current + 512 KiB, and 1,500 more cross the growth point.
+ * The table's size shows in the map's memlock (fdinfo): the grown table
+ * adds 512 KiB to it, once the old one has gone.
+ */
+static void check_memcg_full(const char *home)
+{
+	const uint32_t hint = 49152, first = 48500, more = 1500;
+	char dir[64], procs[96], file[128], num[32];
+	long long cur, k0, k1, hz = sysconf(_SC_CLK_TCK);
+	uint32_t i, ok = 0, nomem = 0, missing = 0;
+	uint64_t key, val;
+	int fd = -1, err, waited;
+
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup/kb-rhashfull-%d",
+		 (int)getpid());
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	snprintf(file, sizeof(file), "%s/memory.max", dir);
+	err = mkdir(dir, 0755) ? -errno : cg_write(procs, "0");
+	if (!err) {
+		fd = test_map(8, 8, 1 << 20, hint);
+		err = cg_write(home, "0");
+		if (fd < 0)
+			err = fd;
+	}
+	for (i = 0; !err && i < first; i++) {
+		key = i;
+		val = ~key;
+		err = elem_update(fd, &key, &val, BPF_ANY);
+	}
+	cur = err ? -1 : cg_current(dir);
+	if (cur < 0) {
+		result(0, "memcg full: a map of %u elements in a cgroup of its own (%s): %s",
+		       first, dir, err ? err_name(err) : "memory.current unreadable");
+		goto out;
+	}
+	snprintf(num, sizeof(num), "%lld", cur + (512 << 10));
+	err = cg_write(file, num);
+	for (i = first; !err && i < first + more; i++) {
+		key = i;
+		val = ~key;
+		if (!elem_update(fd, &key, &val, BPF_ANY))
+			ok++;
+		else
+			nomem++;
+	}
+	if (err || first + ok <= hint) {
+		result(0, "memcg full: memory.max %s: %s; %u of %u inserts past it went in (want the map past %u)",
+		       num, err_name(err), ok, more, hint);
+		goto out;
+	}
+
+	k0 = kworker_ticks();
+	usleep(3000000);
+	k1 = kworker_ticks();
+	result(k0 >= 0 && (k1 - k0) * 10 <= 3 * hz,
+	       "memcg full: the map past its growth point (%u of %u inserts went in, %u failed) in a full cgroup: kworkers used %lld ms of CPU in 3 s (want <= 300)",
+	       ok, more, nomem, (k1 - k0) * 1000 / hz);
+
+	for (i = 0; i < first + more; i++) {
+		key = i;
+		if (elem_lookup(fd, &key, &val) || val != ~key)
+			missing++;
+	}
+	result(missing == nomem,
+	       "memcg full: the map is usable: %u of %u keys missing (want the %u whose insert failed)",
+	       missing, first + more, nomem);
+
+	/* room again: the next inserts kick the worker, which grows it */
+	cur = map_memlock(fd);
+	err = cg_write(file, "max");
+	usleep(1200000);
+	for (i = first + more; !err && i < first + more + 200; i++) {
+		key = i;
+		val = ~key;
+		err = elem_update(fd, &key, &val, BPF_ANY);
+	}
+	for (waited = 0; !err && waited < 50 &&
+	     map_memlock(fd) - cur < (1LL << 16) * 8; waited++)
+		usleep(100000);
+	result(!err && cur >= 0 && map_memlock(fd) - cur >= (1LL << 16) * 8,
+	       "memcg full: with memory.max back at max, 200 inserts went in (%s) and the table grew: memlock +%lld bytes (want >= 512 KiB) after %d ms",
+	       err_name(err), map_memlock(fd) - cur, waited * 100);
+out:
+	close_fd(fd);
 	cg_write(home, "0");
 	rmdir(dir);
 }
