@@ -1443,6 +1443,87 @@ static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
 	free(ids);
 }
 
+/*
+ * A detach while memory is exhausted (issue 36, review item 3): every
+ * page allocation of this thread fails (fail_page_alloc, probability
+ * 100 %, task-filter, min-order 0, sleeping allocations too) while the
+ * multi link over nf functions is closed. update_ftrace_direct_del()
+ * frees the entries it takes out after one RCU grace period for all of
+ * them and allocates nothing for it; with kvfree_rcu_mightsleep() per
+ * entry, each entry past its page cache waited for a grace period of
+ * its own (thousands, under ftrace_lock and direct_mutex). The detach
+ * must take at most twice as long as one with memory, plus 200 ms.
+ */
+static void case_detach_nomem(int prog, const struct tfuncs *all,
+			      unsigned long nf)
+{
+	static const char *const knob[][3] = {
+		/* file, during, after */
+		{ DEBUGFS "/fail_page_alloc/ignore-gfp-highmem", "Y", "N" },
+		{ DEBUGFS "/fail_page_alloc/task-filter", "Y", "N" },
+		{ DEBUGFS "/fail_page_alloc/times", "-1", "1" },
+		{ DEBUGFS "/fail_page_alloc/interval", "1", "1" },
+		{ DEBUGFS "/fail_page_alloc/probability", "100", "0" },
+	};
+	const size_t nk = sizeof(knob) / sizeof(knob[0]);
+	uint32_t *ids = calloc(nf, sizeof(*ids));
+	double t[2] = { 0, 0 };
+	const char *what;
+	struct timespec t0, t1;
+	int nth, r = 0, l = -1;
+
+	nth = fault_setup(&what);
+	if (nth < 0) {
+		skip("detach without memory", "fault injection is not built "
+		     "into this kernel (make test-debug runs this case)");
+		free(ids);
+		return;
+	}
+	close(nth);
+	if (!ids || all->n < nf) {
+		result(0, "detach without memory: %lu functions (%zu found)",
+		       nf, all->n);
+		free(ids);
+		return;
+	}
+	for (unsigned long i = 0; i < nf; i++)
+		ids[i] = all->f[i].id;
+	kmsg("kbench-fault-injection: begin tmcheck detach without memory");
+	for (int pass = 0; pass < 2 && !r; pass++) {
+		l = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, nf);
+		if (l < 0) {
+			r = l;
+			break;
+		}
+		for (size_t k = 0; pass && k < nk && !r; k++) {
+			what = knob[k][0];
+			r = write_file(knob[k][0], knob[k][1]);
+		}
+		if (pass && !r) {
+			what = "/proc/thread-self/make-it-fail";
+			r = write_file(what, "1");
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		close(l);	/* the detach runs before close() returns */
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		write_file("/proc/thread-self/make-it-fail", "0");
+		t[pass] = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	}
+	for (size_t k = 0; k < nk; k++)
+		write_file(knob[k][0], knob[k][2]);
+	kmsg("kbench-fault-injection: end tmcheck detach without memory");
+	if (r) {
+		result(0, "detach without memory: %s: %s", l < 0 ? "attach" :
+		       what, err_name(r));
+	} else {
+		result(t[1] <= 2 * t[0] + 0.2,
+		       "detach of fentry.multi over %lu functions with every "
+		       "page allocation failing: %.3f s, with memory %.3f s "
+		       "(want at most twice, + 0.2 s)", nf, t[1], t[0]);
+	}
+	free(ids);
+}
+
 /* ---- attach and detach while other CPUs call the functions ---- */
 
 static atomic_bool stop;
@@ -1620,8 +1701,10 @@ int main(int argc, char **argv)
 		       "aliases %zu, prototype %zu, skipped %zu)\n", all.n,
 		       all.btf_funcs, all.not_ftrace, all.not_kallsyms,
 		       all.alias, all.proto, all.skipped);
-	if (!r)
+	if (!r) {
 		case_cycles(prog, &all, nf, cycles);
+		case_detach_nomem(prog, &all, nf > 2000 ? nf : 2000);
+	}
 	case_concurrent(50);
 	close(prog);
 	tfuncs_free(&all);
