@@ -1470,7 +1470,7 @@ static void case_detach_nomem(int prog, const struct tfuncs *all,
 	double t[2] = { 0, 0 };
 	const char *what;
 	struct timespec t0, t1;
-	int nth, r = 0, l = -1;
+	int nth, r = 0, l = -1, fp, fl, mif;
 
 	nth = fault_setup(&what);
 	if (nth < 0) {
@@ -1480,14 +1480,34 @@ static void case_detach_nomem(int prog, const struct tfuncs *all,
 		return;
 	}
 	close(nth);
-	if (!ids || all->n < nf) {
-		result(0, "detach without memory: %lu functions (%zu found)",
-		       nf, all->n);
+	if (!ids || all->n <= nf) {
+		result(0, "detach without memory: %lu functions and one more "
+		       "(%zu found)", nf, all->n);
 		free(ids);
 		return;
 	}
 	for (unsigned long i = 0; i < nf; i++)
 		ids[i] = all->f[i].id;
+	/*
+	 * An fentry link on the next function keeps the shared ops
+	 * registered: the detach then takes the functions out of its filter
+	 * entry by entry (2 entries a function: the filter's and
+	 * direct_functions') instead of dropping the filter whole
+	 */
+	fp = ret0_prog(BPF_TRACE_FENTRY, all->f[nf].id, 0);
+	fl = fp < 0 ? fp : fentry_link(fp);
+	if (fl < 0) {
+		result(0, "detach without memory: an fentry link on %s (%s)",
+		       all->f[nf].name, err_name(fl));
+		close_fd(fp);
+		free(ids);
+		return;
+	}
+	/* opened now: switching it off must not need an allocation */
+	what = "/proc/thread-self/make-it-fail";
+	mif = open(what, O_WRONLY);
+	if (mif < 0)
+		r = -errno;
 	kmsg("kbench-fault-injection: begin tmcheck detach without memory");
 	for (int pass = 0; pass < 2 && !r; pass++) {
 		l = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, nf);
@@ -1499,19 +1519,23 @@ static void case_detach_nomem(int prog, const struct tfuncs *all,
 			what = knob[k][0];
 			r = write_file(knob[k][0], knob[k][1]);
 		}
-		if (pass && !r) {
+		if (pass && !r && pwrite(mif, "1", 1, 0) != 1) {
 			what = "/proc/thread-self/make-it-fail";
-			r = write_file(what, "1");
+			r = -errno;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		close(l);	/* the detach runs before close() returns */
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		write_file("/proc/thread-self/make-it-fail", "0");
+		if (pass && pwrite(mif, "0", 1, 0) != 1)
+			printf("# make-it-fail: writing 0: %s\n", err_name(-errno));
 		t[pass] = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	}
 	for (size_t k = 0; k < nk; k++)
 		write_file(knob[k][0], knob[k][2]);
 	kmsg("kbench-fault-injection: end tmcheck detach without memory");
+	close_fd(mif);
+	close(fl);
+	close(fp);
 	if (r) {
 		result(0, "detach without memory: %s: %s", l < 0 ? "attach" :
 		       what, err_name(r));
