@@ -6,9 +6,11 @@
  * the undecided rows with what would settle them; then the series
  * behind NEW and OLD. Exit 0 on PASS, 1 on REGRESSION, 2 on an error.
  *
- * The rule is orchestrate/verdicts.sh gate's (a unit test runs both on
- * the same results): a worse row, a variant OLD ran and NEW lacks
- * (absent on NEW), or NEW failing to boot where OLD did not.
+ * It is the one decider: make regression-check (orchestrate/regress.sh)
+ * exits with its status. A regression is a worse row, a variant OLD ran
+ * and NEW lacks (absent on NEW), or NEW failing to boot where OLD did
+ * not; informational rows never fail it. tests/fixtures/gate holds its
+ * stored verdicts and texts.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>

@@ -4,8 +4,9 @@
 # analysis/report.sh on a run with revisions.txt): PASS or REGRESSION on
 # the first line of summary.txt, summary.md and index.html; every failed
 # row with NEW vs OLD and NEW vs baseline; the undecided rows with what
-# settles them; the series behind NEW and OLD. kbstat gate and
-# orchestrate/verdicts.sh gate decide alike on the same results.
+# settles them; the series behind NEW and OLD. kbstat gate's verdict on
+# each kind of row; and on the stored runs of tests/fixtures/gate, the
+# verdict and text it gave when they were stored, byte for byte.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -15,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 need jq perl gnuplot
 build_kbstat
 
-echo "1..24"
+echo "1..40"
 
 # regress_run DIR EFFECT [synth.pl settings...]: a regression check's
 # run as regress.sh leaves it before the report: raw/{baseline,old,new},
@@ -109,25 +110,49 @@ report "$tmp/plain"
 check "no revisions.txt: no gate, the page is 'patched vs baseline'" \
 	bash -c "! grep -q 'PASS\\|REGRESSION' '$tmp/plain/summary.txt' && grep -q '<h1>kbench: patched vs baseline</h1>' '$tmp/plain/index.html'"
 
-# ---- kbstat gate and verdicts.sh gate decide alike ----
-# agree NAME RESULTS: both exit 0 (PASS) or both exit 1 (REGRESSION)
-agree() {
-	local a=0 b=0
+# ---- kbstat gate's verdict on each kind of row ----
+# verdict NAME RESULTS WANT: kbstat gate exits WANT (0 PASS, 1 REGRESSION);
+# its text in $tmp/kg.txt
+verdict() {
+	local a=0
 	"$kbstat" gate "$2" >"$tmp/kg.txt" 2>&1 || a=$?
-	"$top/orchestrate/verdicts.sh" gate "$2" >/dev/null 2>&1 || b=$?
-	is "$1: kbstat gate and verdicts.sh gate agree (exit $a)" "$a" "$b"
+	is "$1: kbstat gate exits $3" "$a" "$3"
 }
-agree "worse" "$tmp/slow/results.json"
-agree "undecided" "$tmp/same/results.json"
+verdict "worse" "$tmp/slow/results.json" 1
+verdict "undecided" "$tmp/same/results.json" 0
 perl "$top/tests/fixtures/analysis/synth.pl" "$tmp/ab" seed=11 variants=hash,rhash absent=baseline:rhash
 "$kbstat" compare "$tmp/ab" --base baseline --new patched --out "$tmp/ab.json" 2>/dev/null
-agree "absent on OLD" "$tmp/ab.json"
+verdict "absent on OLD" "$tmp/ab.json" 0
 jq '(.results[] | select(.verdict == "n/a")).absent = "new"' "$tmp/ab.json" >"$tmp/lost.json"
-agree "absent on NEW" "$tmp/lost.json"
+verdict "absent on NEW" "$tmp/lost.json" 1
 check "absent on NEW: named in the gate's text" grep -q 'ABSENT on NEW, which OLD ran: ' "$tmp/kg.txt"
 jq '.failed_boots = [{"kernel":"new","boot":"b04","vcpus":"1","attempt":"0","exit":"4","reason":"kernel panic","serial_log":"/p"}]' \
 	"$tmp/same/results.json" >"$tmp/crash.json"
-agree "NEW crashes where OLD does not" "$tmp/crash.json"
+verdict "NEW crashes where OLD does not" "$tmp/crash.json" 1
 check "a crash of NEW is named in the gate's text" grep -q 'NEW fails to boot or crashes: b04' "$tmp/kg.txt"
+
+# ---- stored runs: the verdict and the text they had when stored ----
+# tests/fixtures/gate/cases.tsv: name, results, exit, arguments; the
+# expected texts NAME.txt and NAME.md beside it (its README)
+fx=$top/tests/fixtures/gate
+while IFS=$'\t' read -r name res want args; do
+	case $name in '#'* | '') continue ;; esac
+	read -ra argv <<<"$args"
+	got=
+	for fmt in txt md; do
+		rc=0
+		(cd "$fx" && "$kbstat" gate "$res" "${argv[@]}" --format "$fmt") \
+			>"$tmp/fx.$fmt" 2>"$tmp/fx.err" || rc=$?
+		got="$got${got:+ }$rc"
+		[ ! -s "$tmp/fx.err" ] || diag "$name ($fmt): $(cat "$tmp/fx.err")"
+	done
+	is "stored run $name: kbstat gate exits $want, as when stored (txt, md)" "$got" "$want $want"
+	if cmp -s "$tmp/fx.txt" "$fx/$name.txt" && cmp -s "$tmp/fx.md" "$fx/$name.md"; then
+		ok 0 "stored run $name: the gate's text is the stored one (txt, md)"
+	else
+		ok 1 "stored run $name: the gate's text is the stored one (txt, md)"
+		diag "$(diff -u "$fx/$name.txt" "$tmp/fx.txt"; diff -u "$fx/$name.md" "$tmp/fx.md")"
+	fi
+done <"$fx/cases.tsv"
 
 exit "$fail"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Informational metrics (better=none): shown side by side, never a
 # verdict, outside the Benjamini-Hochberg family, and never a reason for
-# the regression gate (orchestrate/verdicts.sh gate) to fail.
+# the regression gate (kbstat gate) to fail.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -26,8 +26,9 @@ add_rows() {
 		cat "$tmp/rows.add" >>"$f"
 	done
 }
+# gate RESULTS: kbstat gate, its text in $tmp/gate.txt
 gate() {
-	"$top/orchestrate/verdicts.sh" gate "$1" 2>"$tmp/gate.err"
+	"$kbstat" gate "$1" >"$tmp/gate.txt" 2>&1
 }
 
 # NEW prints 30 % more rows and costs the same.
@@ -65,8 +66,8 @@ add_rows "$tmp/slow" 100 100
 "$kbstat" compare "$tmp/slow" --base baseline --new patched --out "$tmp/slow.json" 2>/dev/null
 if gate "$tmp/slow.json"; then r=1; else r=0; fi
 ok "$r" "regression gate: a 5 % slower NEW fails (exit 1)"
-check "the gate names the workload and metric" grep -q 'REGRESSION.*' "$tmp/gate.err"
+check "the gate names the workload and metric" grep -q '^REGRESSION: NEW is worse than OLD in 1 metric$' "$tmp/gate.txt"
 check "the regression line is the latency, not the rows" \
-	bash -c "grep -q 'synth variant= point=vcpus=1 metric=latency' '$tmp/gate.err' && ! grep -q 'metric=irq_rows' '$tmp/gate.err'"
+	bash -c "sed -n '/^Failed the gate/,/^\$/p' '$tmp/gate.txt' | grep -q '^  synth  vcpus=1  latency (ns)\$' && ! grep -q 'irq_rows' '$tmp/gate.txt'"
 
 exit "$fail"

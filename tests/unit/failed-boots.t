@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/fixtures/analysis/lib.sh"
 need jq perl gnuplot
 build_kbstat
-echo "1..9"
+echo "1..10"
 
 hdr=$(printf 'kernel\tboot\tvcpus\tattempt\texit\treason\tserial_log')
 run=$tmp/run
@@ -27,14 +27,18 @@ check "results.json lists the failed boot of the compared kernels only, with rea
 check "summary.txt names the failed boot, its reason and serial log" \
 	bash -c "tr -s ' \n' ' ' <'$tmp/s.txt' | grep -q ' FAILED patched b04 (vcpus 1, attempt 0): kernel panic; serial log /r/boots/patched/b04.attempt0/serial.log '"
 check_rc "regression gate: NEW crashes where OLD does not -> exit 1" 1 \
-	"$top/orchestrate/verdicts.sh" gate "$tmp/r.json"
-cp "$tmp/err" "$tmp/gate.err"
-check "... and the gate names it" grep -q 'NEW fails to boot or crashes: b04 .*kernel panic' "$tmp/gate.err"
+	"$kbstat" gate "$tmp/r.json"
+cp "$tmp/out" "$tmp/gate.txt"
+check "... and the gate names it" grep -q 'NEW fails to boot or crashes: b04 .*kernel panic' "$tmp/gate.txt"
 printf '%s\npatched\tb04\t1\t0\t4\tkernel panic\t/p\nbaseline\tb02\t1\t0\t6\thang (timeout, QEMU killed)\t/b\n' \
 	"$hdr" >"$run/failed-boots.tsv"
 "$kbstat" compare "$run" --base baseline --new patched --out "$tmp/r2.json" 2>/dev/null
 check_rc "both kernels crash: not a regression of NEW, listed as undecided" 0 \
-	"$top/orchestrate/verdicts.sh" gate "$tmp/r2.json"
+	"$kbstat" gate "$tmp/r2.json"
+cp "$tmp/out" "$tmp/gate2.txt"
+check "... both named under Undecided" \
+	bash -c "sed -n '/^Undecided/,/^\$/p' '$tmp/gate2.txt' | grep -q '^  patched fails to boot or crashes: b04' &&
+		sed -n '/^Undecided/,/^\$/p' '$tmp/gate2.txt' | grep -q '^  baseline fails to boot or crashes: b02'"
 KBSTAT=$kbstat "$top/analysis/report.sh" "$run" 2>/dev/null
 check "index.html has a Failed boots section naming both" \
 	bash -c "sed -n '/<h2>Failed boots/,/<\/ul>/p' '$run/index.html' | grep -q 'patched b04' &&
