@@ -34,12 +34,25 @@ static void count(void *ctx)
 		bpf_map_update_elem(&entry_hits, &ip, &one, BPF_NOEXIST);
 }
 
+/* a global subprogram of a multi program: freplace must not extend it */
+__noinline int tm_sub(int x)
+{
+	return x == target_pid;
+}
+
 SEC("fentry.multi/__do_sys_getp*")
 int entry_getp(void *ctx)
 {
-	if ((bpf_get_current_pid_tgid() >> 32) == target_pid)
+	if (tm_sub(bpf_get_current_pid_tgid() >> 32))
 		count(ctx);
 	return 0;
+}
+
+/* loaded only by tmskel's freplace case, against entry_getp's tm_sub */
+SEC("freplace/tm_sub")
+int ext_tm_sub(int x)
+{
+	return 1;
 }
 
 SEC("fexit.multi/__do_sys_getppid")

@@ -10,8 +10,10 @@
  * address and must see exactly those numbers at __do_sys_getppid and
  * __do_sys_getpgrp (addresses from /proc/kallsyms); the fexit.multi one
  * the return value of the last getppid. The link's info says
- * tracing_multi. On a kernel without the link (the baseline) the skeleton
- * does not load, and the one case says the feature is absent.
+ * tracing_multi. An freplace program on the fentry.multi program's global
+ * subprogram is refused (EINVAL), as on an fentry program. On a kernel
+ * without the link (the baseline) the skeleton does not load, and the one
+ * case says the feature is absent.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -217,6 +219,35 @@ static unsigned long long hits_at(struct tmskel_bpf *skel, unsigned long long ip
 	return val;
 }
 
+/*
+ * An freplace program whose target is the fentry.multi program's global
+ * subprogram tm_sub must not load: a multi program is not extendable,
+ * as fentry/fexit are not (upstream v3).
+ */
+static void freplace_refused(struct tmskel_bpf *skel)
+{
+	struct tmskel_bpf *ext = tmskel_bpf__open();
+	struct bpf_program *p;
+	int err;
+
+	if (!ext) {
+		result(0, "a second skeleton for the freplace program (%s)",
+		       err_name(-errno));
+		return;
+	}
+	bpf_object__for_each_program(p, ext->obj)
+		bpf_program__set_autoload(p, p == ext->progs.ext_tm_sub);
+	err = bpf_program__set_attach_target(ext->progs.ext_tm_sub,
+					     bpf_program__fd(skel->progs.entry_getp),
+					     "tm_sub");
+	if (!err)
+		err = tmskel_bpf__load(ext) ? -errno : 0;
+	result(err == -EINVAL,
+	       "freplace on the fentry.multi program's global subprogram is refused with EINVAL (%s)",
+	       err_name(err));
+	tmskel_bpf__destroy(ext);
+}
+
 int main(void)
 {
 	unsigned long long ppid_ip, pgrp_ip;
@@ -227,7 +258,16 @@ int main(void)
 	int i, err;
 
 	libbpf_set_print(NULL);
-	skel = tmskel_bpf__open_and_load();
+	skel = tmskel_bpf__open();
+	if (skel) {
+		bpf_program__set_autoload(skel->progs.ext_tm_sub, false);
+		if (tmskel_bpf__load(skel)) {
+			err = -errno;
+			tmskel_bpf__destroy(skel);
+			skel = NULL;
+			errno = -err;
+		}
+	}
 	if (!skel) {
 		err = -errno;
 		if (!kernel_names_multi()) {
@@ -241,6 +281,7 @@ int main(void)
 	}
 	result(1, "the skeleton's fentry.multi and fexit.multi programs load");
 	skel->bss->target_pid = getpid();
+	freplace_refused(skel);
 
 	err = tmskel_bpf__attach(skel);
 	result(!err, "the skeleton attaches SEC(\"fentry.multi/__do_sys_getp*\") and SEC(\"fexit.multi/__do_sys_getppid\") by pattern (%s)",
