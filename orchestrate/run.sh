@@ -404,13 +404,16 @@ kb_say "run $run: ${#wls[@]} workload(s), vcpus {${groups[*]}}, $BOOTS boot(s) x
 # a first guess; the units add their times as they end and print what
 # is left as they start, this run's own boots first.
 est=0 most=0 guessed=''
+declare -A group_est=()
 for v in "${groups[@]}"; do
 	sig=$(printf '%s' "${plan_lines[$v]}" | plan_sig)
 	each='' srcs=''
+	group_est[$v]=0
 	for name in "${names[@]}"; do
 		read -r m src < <(boot_time "$v" "" "$name" "$sig")
 		est=$((est + m * BOOTS))
 		[ "$most" -ge "$m" ] || most=$m
+		[ "${group_est[$v]}" -ge "$m" ] || group_est[$v]=$m
 		case "$src" in
 		earlier) src="earlier runs of this plan" ;;
 		reference) src="the reference host's boots of this plan: README, Benchmarks" ;;
@@ -489,7 +492,14 @@ fi
 units=$run/units.tsv
 : >"$units.tmp"
 n=0 todo=0 done_boots=0
-for v in "${groups[@]}"; do
+# The vCPU counts whose boots take longest go first (by the estimate
+# above), each still interleaved A B A B: boots side by side then end
+# together instead of one long boot running alone at the end. The order
+# is not part of the plan (plan.id).
+mapfile -t unit_groups < <(for v in "${groups[@]}"; do
+	printf '%s %s\n' "${group_est[$v]}" "$v"
+done | sort -k1,1nr -k2,2n | cut -d' ' -f2)
+for v in "${unit_groups[@]}"; do
 	bs=$(seq 1 "$BOOTS")
 	for vb in ${added_boots[@]+"${added_boots[@]}"}; do
 		[ "${vb%,*}" != "$v" ] || bs+=" ${vb#*,}"

@@ -22,7 +22,7 @@ if ! command -v parallel >/dev/null; then
 	echo "not ok 1 - GNU parallel is not installed (make deps installs it)"
 	exit 1
 fi
-echo "1..50"
+echo "1..53"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/images" "$tree/bench" "$tree/guest" "$tree/model"
@@ -186,6 +186,13 @@ t "... each kernel's own time, from the boots of this plan only" \
 is "... a boot records its kernel and its plan's signature" \
 	"$(awk -F '\t' -v r="$tmp/perkernel" '$3 == r && $1 == 1 { print $4, $5 }' "$tmp/cache/boot-times.tsv" | sort -u | tr '\n' ' ')" \
 	"a $sig b $sig "
+is "... the vCPU count with the longest boots goes first (1: 3m20s)" \
+	"$(cut -f6 "$tmp/perkernel/units.tsv" | tr '\n' ' ')" "v1-b01 v1-b01 v1-b02 v1-b02 v2-b01 v2-b01 v2-b02 v2-b02 "
+printf '1\t100\t/old\n2\t300\t/old\n' >"$tmp/cache/boot-times.tsv"
+check_rc "with longer boots at 2 vCPUs" 0 brun longfirst BOOT_JOBS=2
+is "... their boots go first, still A B A B" \
+	"$(awk -F '\t' '{ printf "%s/%s ", $2, $6 }' "$tmp/longfirst/units.tsv")" \
+	"a/v2-b01 b/v2-b01 a/v2-b02 b/v2-b02 a/v1-b01 b/v1-b01 a/v1-b02 b/v1-b02 "
 # the reference host's table (orchestrate/boot-times.ref.tsv) for a
 # plan this cache has not run
 mkdir -p "$tmp/bt"
