@@ -233,6 +233,24 @@ static char *verdict_of(const struct row *r)
 	return xstrdup(r->verdict);
 }
 
+/*
+ * A ratio in the answer: three significant digits (the details below
+ * carry every digit the interval supports), so that a claim's row fits
+ * 80 columns.
+ */
+static void fmt_ratio3(char *b, size_t n, double est, double lo, double hi)
+{
+	if (isnan(est))
+		snprintf(b, n, "-");
+	else if (isnan(lo) || isnan(hi))
+		snprintf(b, n, "%.3g", est);
+	else
+		snprintf(b, n, "%.3g [%.3g,%.3g]", est, lo, hi);
+}
+
+/* Fewer samples a side than this: the verdict column says n (reps_at) */
+#define FEW_SAMPLES 10
+
 static void fill_cell(struct cell *c, const struct row *r, const char *why_not)
 {
 	char e[256], b[300];
@@ -244,12 +262,31 @@ static void fill_cell(struct cell *c, const struct row *r, const char *why_not)
 		c->clock = xstrdup("");
 		return;
 	}
-	fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
-		json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
+	if (!strcmp(r->scale, "difference"))
+		fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
+			json_num(r->r, "estimate_ci_lo"),
+			json_num(r->r, "estimate_ci_hi"));
+	else
+		fmt_ratio3(e, sizeof(e), json_num(r->r, "estimate"),
+			   json_num(r->r, "estimate_ci_lo"),
+			   json_num(r->r, "estimate_ci_hi"));
 	snprintf(b, sizeof(b), "%s%s",
 		 !strcmp(r->scale, "difference") && strcmp(e, "-") ? "diff " : "", e);
 	c->ratio = xstrdup(b);
 	c->verdict = verdict_of(r);
+	{
+		/* a point run with fewer samples (reps_at) says how many */
+		double nb = json_num(json_get(r->r, "base"), "n");
+		double nn = json_num(json_get(r->r, "new"), "n");
+		double nmin = isnan(nb) || (!isnan(nn) && nn < nb) ? nn : nb;
+
+		if (!isnan(nmin) && nmin < FEW_SAMPLES &&
+		    strncmp(c->verdict, "n/a", 3)) {
+			snprintf(b, sizeof(b), "%s n=%.0f", c->verdict, nmin);
+			free(c->verdict);
+			c->verdict = xstrdup(b);
+		}
+	}
 	c->clock = xstrdup(r->clock);
 	if (!strncmp(c->verdict, "n/a", 3)) {
 		/* no ratio: the verdict says why, across both columns */

@@ -60,12 +60,11 @@ reps_at = fentry@funcs=1000:3 fentry@funcs=all:1
 # for a verdict), at 100 five: the baseline's detach of 1000 takes about
 # two minutes a sample
 claims.reps_at = fentry@funcs=1000:2 fentry@funcs=100:5
-claim.tm_1000 = compare=variant base=fentry new=tracing_multi kernel=patched metric=attach_ns_per_func point=funcs=1000 | attach N=1000: multi / fentry
-claim.tm_detach_1000 = compare=variant base=fentry new=tracing_multi kernel=patched metric=detach_ns_per_func point=funcs=1000 | detach N=1000: multi / fentry
-claim.tm_kpm_1000 = compare=variant base=kprobe_multi new=tracing_multi kernel=patched metric=attach_ns_per_func point=funcs=1000 | attach N=1000: multi / kprobe_multi
-claim.fentry_detach_1000 = compare=kernel variant=fentry metric=detach_ns_per_func point=funcs=1000 | fentry detach N=1000 | 0.38x (bpftrace ksys_*, whole run)
-claim.fentry_attach_1000 = compare=kernel variant=fentry metric=attach_ns_per_func point=funcs=1000 | fentry attach N=1000
-claim.fentry_attach_1 = compare=kernel variant=fentry metric=attach_ns_per_func point=funcs=1 | fentry attach N=1
+claim.tm_1000 = compare=variant base=fentry new=tracing_multi kernel=patched metric=attach_ns_per_func point=funcs=1000 | multi/fentry attach 1000
+claim.tm_detach_1000 = compare=variant base=fentry new=tracing_multi kernel=patched metric=detach_ns_per_func point=funcs=1000 | multi/fentry detach 1000
+claim.fentry_detach_1000 = compare=kernel variant=fentry metric=detach_ns_per_func point=funcs=1000 | fentry detach, N=1000 | 0.38x (bpftrace ksys_*, whole run)
+claim.fentry_attach_1000 = compare=kernel variant=fentry metric=attach_ns_per_func point=funcs=1000 | fentry attach, N=1000
+claim.fentry_attach_1 = compare=kernel variant=fentry metric=attach_ns_per_func point=funcs=1 | fentry attach, N=1
 # some 22,400 fentry programs, links and trampolines at once
 mem = 3072
 clock = icount

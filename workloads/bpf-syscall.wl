@@ -26,8 +26,8 @@ base_variant = plain
 args = --loops 100
 matrix.cmd = map_create array_create prog_load
 matrix.vcpus = 1
-claim.plain_prog = compare=kernel variant=plain metric=ns_per_call point=cmd=prog_load | PROG_LOAD, no common attrs
-claim.flag_prog = compare=variant base=plain new=flag kernel=patched metric=ns_per_call point=cmd=prog_load | PROG_LOAD, flag / plain
+claim.plain_prog = compare=kernel variant=plain metric=ns_per_call point=cmd=prog_load | PROG_LOAD, plain
+claim.flag_prog = compare=variant base=plain new=flag kernel=patched metric=ns_per_call point=cmd=prog_load | PROG_LOAD flag/plain
 reps = 20
 quick.reps = 6
 warmup = 3

@@ -17,9 +17,9 @@ matrix.vcpus = 1 8 32 64
 # minutes on the 2-core host). QUICK=1 and MATRIX=small: 1 and 2 vCPUs.
 claims.matrix.vcpus = 1 8
 quick.matrix.vcpus = 1 2
-claim.read_8 = compare=kernel metric=ns_per_read point=vcpus=8 | /proc/interrupts read, 8 vCPUs
-claim.read_1 = compare=kernel metric=ns_per_read point=vcpus=1 | /proc/interrupts read, 1 vCPU
-claim.read_64 = compare=kernel metric=ns_per_read point=vcpus=64 | /proc/interrupts read, 64 vCPUs
+claim.read_8 = compare=kernel metric=ns_per_read point=vcpus=8 | /proc/interrupts 8 vCPUs
+claim.read_1 = compare=kernel metric=ns_per_read point=vcpus=1 | /proc/interrupts 1 vCPU
+claim.read_64 = compare=kernel metric=ns_per_read point=vcpus=64 | /proc/interrupts 64 vCPU
 reps = 30
 quick.reps = 8
 warmup = 5

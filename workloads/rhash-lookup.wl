@@ -26,9 +26,9 @@ matrix.fill = 75 100
 claims.matrix.key_size = 8
 claims.matrix.max_entries = 1024 1048576
 claims.matrix.fill = 100
-claim.lookup_1k = compare=variant base=hash new=rhash kernel=patched metric=mlookups_per_sec point=key_size=8;max_entries=1024;fill=100 | lookup key 8, 1K in 1K: rhash/hash | 0.80x
-claim.lookup_1m = compare=variant base=hash new=rhash kernel=patched metric=mlookups_per_sec point=key_size=8;max_entries=1048576;fill=100 | lookup key 8, 1M in 1M: rhash/hash | 4.01x
-claim.lookup_1m_32 = compare=variant base=hash new=rhash kernel=patched metric=mlookups_per_sec point=key_size=32;max_entries=1048576;fill=100 | lookup key 32, 1M in 1M: rhash/hash | 1.19x
+claim.lookup_1k = compare=variant base=hash new=rhash kernel=patched metric=mlookups_per_sec point=key_size=8;max_entries=1024;fill=100 | rhash/hash lookup, 1K | 0.80x
+claim.lookup_1m = compare=variant base=hash new=rhash kernel=patched metric=mlookups_per_sec point=key_size=8;max_entries=1048576;fill=100 | rhash/hash lookup, 1M | 4.01x
+claim.lookup_1m_32 = compare=variant base=hash new=rhash kernel=patched metric=mlookups_per_sec point=key_size=32;max_entries=1048576;fill=100 | rhash/hash lookup 1M k32 | 1.19x
 quick.matrix.key_size = 8
 quick.matrix.max_entries = 1024
 quick.matrix.fill = 100

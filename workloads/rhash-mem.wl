@@ -16,8 +16,8 @@ table = value=value_size
 table_metric = map_bytes_filled
 args = --max_entries 16384
 matrix.value_size = 32 4096
-claim.mem_32 = compare=variant base=hash new=rhash kernel=patched metric=map_bytes_filled point=value_size=32 | memory, 32 B values: rhash/hash | 1.008x (+0.8 %)
-claim.mem_4096 = compare=variant base=hash new=rhash kernel=patched metric=map_bytes_filled point=value_size=4096 | memory, 4 KiB values: rhash/hash | 0.96x (-4 %)
+claim.mem_32 = compare=variant base=hash new=rhash kernel=patched metric=map_bytes_filled point=value_size=32 | rhash/hash mem, 32 B | 1.008x (+0.8 %)
+claim.mem_4096 = compare=variant base=hash new=rhash kernel=patched metric=map_bytes_filled point=value_size=4096 | rhash/hash mem, 4 KiB | 0.96x (-4 %)
 reps = 5
 warmup = 1
 mem = 2048

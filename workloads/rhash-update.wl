@@ -25,8 +25,8 @@ matrix.producers = 1 all
 quick.matrix.vcpus = 2
 # The default (MATRIX=claims): the same 2 vCPUs, 1 and all producers
 claims.matrix.vcpus = 2
-claim.update_all = compare=variant base=hash new=rhash kernel=patched metric=mupdates_per_sec_per_producer point=vcpus=2;producers=all | update, 2 producers: rhash/hash | 5.25x (-p 7)
-claim.update_1 = compare=variant base=hash new=rhash kernel=patched metric=mupdates_per_sec_per_producer point=vcpus=2;producers=1 | update, 1 producer: rhash/hash
+claim.update_all = compare=variant base=hash new=rhash kernel=patched metric=mupdates_per_sec_per_producer point=vcpus=2;producers=all | rhash/hash update 2 CPUs | 5.25x (-p 7)
+claim.update_1 = compare=variant base=hash new=rhash kernel=patched metric=mupdates_per_sec_per_producer point=vcpus=2;producers=1 | rhash/hash update 1 CPU
 reps = 10
 quick.reps = 5
 warmup = 2

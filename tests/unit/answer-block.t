@@ -81,14 +81,15 @@ row() {
 re() {
 	printf '%s' "$1" | sed 's/[]()+*?^$|.[\\]/\\&/g'
 }
-# want W V P M [FILE]: "ratio [lo, hi]" of a results row as kbstat formats it
+# want W V P M [FILE]: "ratio [lo,hi]" of a results row, three significant
+# digits each, as the answer prints it (the details carry every digit)
 want() {
 	local j
 	j=$(jq -r --arg w "$1" --arg v "$2" --arg p "$3" --arg m "$4" \
 		'.results[] | select(.workload == $w and .variant == $v and .point == $p and .metric == $m) |
 		"\(.estimate) \(.estimate_ci_lo) \(.estimate_ci_hi)"' "${5:-$run/results.json}")
 	# shellcheck disable=SC2086 # three numbers
-	"$kbstat" calc fmt $j
+	printf '%.3g [%.3g,%.3g]' $j
 }
 r8=$(want irq "" vcpus=8 latency)
 check "irq 8 vCPUs: the results row's ratio and interval ($r8), better, upstream 0.50x" \
@@ -107,8 +108,8 @@ check "hash, key 8, kernel against kernel: $k8, worse" \
 	bash -c "grep -F '  hash, key 8  ' '$tmp/rows' | grep -Eq -- ' $(re "$k8") +worse\$'"
 check "rhash kernel against kernel: n/a (absent on baseline) across ratio and verdict" \
 	bash -c "grep -F '  rhash, kernel vs kernel  ' '$tmp/rows' | grep -Eq '  n/a \\(absent on baseline\\)\$'"
-check "tiny: insufficient data; an upstream text that is not NUMBERx is below, as written" \
-	bash -c "grep -F '  tiny  ' '$tmp/rows' | grep -Eq ' insufficient data +below\$' &&
+check "tiny: insufficient data, with its few samples (n); an upstream text that is not NUMBERx is below, as written" \
+	bash -c "grep -F '  tiny  ' '$tmp/rows' | grep -Eq ' insufficient data n=[0-9] +below\$' &&
 		grep -qxF '  tiny: +0.8 % (1.008x)' '$a'"
 check "the clock said once: icount, not a hardware figure" \
 	bash -c "[ \$(grep -c 'icount: instruction count, not a hardware figure' '$a') = 1 ]"
