@@ -4,7 +4,7 @@
 # The functions: the first N by name of the kernel's traceable ones
 # (kernel/checks/lib/traceable.h: a BTF FUNC once in
 # available_filter_functions and in kallsyms, a prototype a trampoline
-# takes, no alias, not on the skip list; about 22,400 on our kernels),
+# takes, no alias, not on the skip list; about 22,600 on our kernels),
 # the same list for every method; its count (functions) and a hash of
 # its names (funcs_hash) are recorded with the samples, so a comparison
 # shows when the two kernels' lists differ.

@@ -8,8 +8,9 @@
  *   a BTF_KIND_FUNC of the kernel's BTF whose name
  *   - is in available_filter_functions exactly once (ftrace can patch
  *     it, and no static function of another file shares the name),
- *   - is a text symbol of /proc/kallsyms exactly once, at an address no
- *     function taken before it has (aliases share a trampoline),
+ *   - is a text symbol of /proc/kallsyms (t, T, or a weak W) exactly
+ *     once, at an address no function taken before it has (aliases
+ *     share a trampoline),
  *   - whose prototype a trampoline takes (btf_distill_func_proto()):
  *     at most 12 arguments, no varargs, each argument an integer, enum,
  *     pointer or a struct of 1 to 16 bytes (no union), the return value
@@ -161,7 +162,11 @@ static inline int read_ftrace_funcs(struct name_set *s)
 	return err;
 }
 
-/* The kernel's text symbols (t/T), with the address of the first */
+/*
+ * The kernel's text symbols (t/T, and W/w: a weak function the build
+ * kept, such as abort or page_is_ram, which the kernel attaches to like
+ * any other), with the address of the first
+ */
 static inline int read_kallsyms(struct name_set *s)
 {
 	char line[512], type, name[256], mod[256];
@@ -175,7 +180,8 @@ static inline int read_kallsyms(struct name_set *s)
 		int got = sscanf(line, "%llx %c %255s %255s", &addr, &type,
 				 name, mod);
 
-		if (got == 3 && (type == 't' || type == 'T'))
+		if (got == 3 && (type == 't' || type == 'T' || type == 'W' ||
+				 type == 'w'))
 			err = name_set_add(s, name, addr);
 	}
 	fclose(f);

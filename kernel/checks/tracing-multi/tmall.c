@@ -109,8 +109,8 @@ static const struct {
 		"named more than once in available_filter_functions "
 		"(a module's function shares the name)", K_NONE },
 	[W_WEAK] = { "weak",
-		"a weak function (kallsyms type W): traceable.h reads only "
-		"text symbols of type t and T", K_TAKES },
+		"a weak function (kallsyms type W) left out of ours "
+		"(traceable.h takes W since 7 Dec 2026)", K_TAKES },
 	[W_NOT_TEXT] = { "not-text",
 		"not a vmlinux text symbol of kallsyms exactly once",
 		K_NONE },
