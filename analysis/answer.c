@@ -50,18 +50,6 @@ static int answer_usage(void)
 	return 2;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 /*
  * Splits text (owned by the caller, modified) into c; an error names
  * the file and line. Returns -1 on an error.
@@ -80,13 +68,13 @@ static int claim_parse(char *text, const struct wl_primary *w,
 		*sep = 0;
 		part[i] = sep + 3;
 	}
-	if (!part[1] || !*trim(part[1])) {
+	if (!part[1] || !*str_trim(part[1])) {
 		fprintf(stderr, "kbstat: error: %s:%d: claim.%s: no description (FIELDS | DESCRIPTION [| UPSTREAM])\n",
 			w->file, wc->line, wc->id);
 		return -1;
 	}
-	c->desc = trim(part[1]);
-	c->up = part[2] ? trim(part[2]) : "";
+	c->desc = str_trim(part[1]);
+	c->up = part[2] ? str_trim(part[2]) : "";
 	for (tok = strtok_r(part[0], " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
 		static const char *const keys[] = { "compare", "metric", "point",

@@ -14,18 +14,6 @@
 #include "results.h"
 #include "util.h"
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 /* "key = value" lines, '#' starts a comment anywhere (as workloads/wl.sh). */
 static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 {
@@ -53,8 +41,8 @@ static int wl_read(const char *file, const char *stem, struct primary_tab *t)
 		if (!eq)
 			continue;
 		*eq = 0;
-		k = trim(line);
-		v = trim(eq + 1);
+		k = str_trim(line);
+		v = str_trim(eq + 1);
 		if (!strcmp(k, "name")) {
 			free(name);
 			name = xstrdup(v);

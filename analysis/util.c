@@ -56,3 +56,15 @@ int natcmp(const char *a, const char *b)
 	}
 	return (unsigned char)*a - (unsigned char)*b;
 }
+
+char *str_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}

@@ -13,5 +13,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* Natural order, so "n=8" sorts before "n=16". */
 int natcmp(const char *a, const char *b);
+/* s without its leading and trailing white space (cut in place) */
+char *str_trim(char *s);
 
 #endif
