@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
 
 static int ntest, nfail;
 static const char *tap_prefix;	/* "ok N - PREFIX: ..." when set */
@@ -94,6 +96,20 @@ static inline const char *err_name(int err)
 static inline const char *fd_err_name(int fd)
 {
 	return err_name(fd < 0 ? fd : 0);
+}
+
+/* "(baseline)" for a kbench baseline kernel, else "(<release>)" */
+static inline const char *tap_kernel_name(void)
+{
+	static char buf[sizeof(((struct utsname *)0)->release) + 4];
+	struct utsname u;
+
+	if (uname(&u))
+		return "(unknown kernel)";
+	if (strstr(u.release, "-kb-baseline"))
+		return "(baseline)";
+	snprintf(buf, sizeof(buf), "(%s)", u.release);
+	return buf;
 }
 
 #endif /* KB_CHECKS_TAP_H */

@@ -720,19 +720,6 @@ static void print_differences(bool upstream_only)
 	}
 }
 
-static const char *kernel_name(void)
-{
-	static char buf[sizeof(((struct utsname *)0)->release) + 4];
-	struct utsname u;
-
-	if (uname(&u))
-		return "(unknown kernel)";
-	if (strstr(u.release, "-kb-baseline"))
-		return "(baseline)";
-	snprintf(buf, sizeof(buf), "(%s)", u.release);
-	return buf;
-}
-
 /* -1 to go on, else main's exit status */
 static int presence(void)
 {
@@ -748,11 +735,11 @@ static int presence(void)
 		result(1, "tracing_multi absent on this kernel %s: a "
 		       "BPF_TRACE_FENTRY_MULTI (59) program does not load and "
 		       "the BTF does not name the type; no further case runs",
-		       kernel_name());
+		       tap_kernel_name());
 		return tap_done();
 	}
 	result(prog >= 0, "tracing_multi present on this kernel %s: a trivial "
-	       "fentry.multi program loads (%s)", kernel_name(),
+	       "fentry.multi program loads (%s)", tap_kernel_name(),
 	       fd_err_name(prog));
 	return prog >= 0 ? -1 : tap_done();
 }

@@ -468,20 +468,6 @@ static void check_link_info(int link, uint32_t type, uint32_t cnt)
 
 /* ---- the kernel ---- */
 
-/* "(baseline)" for a kbench baseline kernel, else "(<release>)" */
-static const char *kernel_name(void)
-{
-	static char buf[sizeof(((struct utsname *)0)->release) + 4];
-	struct utsname u;
-
-	if (uname(&u))
-		return "(unknown kernel)";
-	if (strstr(u.release, "-kb-baseline"))
-		return "(baseline)";
-	snprintf(buf, sizeof(buf), "(%s)", u.release);
-	return buf;
-}
-
 /*
  * The presence case: -1 to go on, else main's exit status (0: absent,
  * said as an ok line; 1: a kernel that names the type cannot load it).
@@ -498,13 +484,13 @@ static int presence(void)
 		       "BPF_TRACE_FENTRY_MULTI (59) program load gives EINVAL "
 		       "and the BTF's enum bpf_attach_type has no "
 		       "BPF_TRACE_FENTRY_MULTI; no further case runs",
-		       kernel_name());
+		       tap_kernel_name());
 		return tap_done();
 	}
 	result(fd >= 0 && (!named || v == TRACE_FENTRY_MULTI),
 	       "tracing_multi present on this kernel %s: a "
 	       "BPF_TRACE_FENTRY_MULTI (59) program loads (%s; the BTF %s)",
-	       kernel_name(), fd_err_name(fd),
+	       tap_kernel_name(), fd_err_name(fd),
 	       named ? (v == TRACE_FENTRY_MULTI ? "names it, 59" :
 			"names it with another value") : "does not name it");
 	if (fd < 0)
