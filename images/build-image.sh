@@ -7,6 +7,11 @@
 #   build-image.sh          build if needed, print the path
 #   build-image.sh --path   print the path of the current image, fail if absent
 #   build-image.sh --key    print the key
+#   build-image.sh --packages "P ..." [--path|--key]
+#                           the image with these Debian packages too (the
+#                           program workloads' packages, workloads/README.md):
+#                           another key, <key>-p<hash of the sorted names>;
+#                           names already in packages.list add nothing
 #
 # IMAGE=<qcow2> (environment) means the user brings an image: it is checked
 # and its path printed, nothing is built.
@@ -30,21 +35,52 @@ image_key() {
 	done | sha256sum | cut -c1-16)
 	# KB_IMAGE_TRIM=0 (stock boot, only to measure the trimming) is another image.
 	[ "${KB_IMAGE_TRIM:-1}" = 1 ] || k=$k-stock
+	# extra packages: another image, one per set
+	[ "${#extra[@]}" = 0 ] || k=$k-p$(printf '%s\n' "${extra[@]}" | sha256sum | cut -c1-8)
 	printf '%s\n' "$k"
 }
 
-packages() {
-	sed -e 's/#.*//' -e 's/[[:space:]]//g' "$here/packages.list" | grep -v '^$' |
-		paste -sd, -
+# base_packages: packages.list's names, one a line
+base_packages() {
+	sed -e 's/#.*//' -e 's/[[:space:]]//g' "$here/packages.list" | grep -v '^$'
 }
 
 mode=build
-case "${1:-}" in
---path) mode=path ;;
---key) mode=key ;;
-"") ;;
-*) kb_die "build-image.sh: unknown argument '$1' (use --path or --key)" ;;
-esac
+extra=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--path) mode=path; shift ;;
+	--key) mode=key; shift ;;
+	--packages)
+		[ $# -ge 2 ] || kb_die "build-image.sh: --packages needs a list of Debian package names"
+		read -r -a plist <<<"$2"
+		for p in ${plist[@]+"${plist[@]}"}; do
+			# a Debian package name (Policy 5.6.1), never an option
+			case "$p" in
+			[a-z0-9]*) ;;
+			*) kb_die "build-image.sh: --packages: '$p' is not a Debian package name" ;;
+			esac
+			case "$p" in
+			?*[!a-z0-9+.-]*) kb_die "build-image.sh: --packages: '$p' is not a Debian package name" ;;
+			esac
+			base_packages | grep -qxF "$p" || extra+=("$p")
+		done
+		shift 2 ;;
+	*) kb_die "build-image.sh: unknown argument '$1' (use --path, --key or --packages LIST)" ;;
+	esac
+done
+# the extra packages, sorted, each once: the same set is the same image
+if [ "${#extra[@]}" -gt 0 ]; then
+	mapfile -t extra < <(printf '%s\n' "${extra[@]}" | LC_ALL=C sort -u)
+fi
+
+# packages: every package the image gets, comma separated
+packages() {
+	{
+		base_packages
+		[ "${#extra[@]}" = 0 ] || printf '%s\n' "${extra[@]}"
+	} | paste -sd, -
+}
 
 if [ -n "${IMAGE:-}" ]; then
 	[ "$mode" = key ] && kb_die "IMAGE=$IMAGE is set: a user image has no key"
@@ -65,7 +101,8 @@ key)
 	exit 0
 	;;
 path)
-	[ -f "$img" ] || kb_die "no guest image for key $key ($img); run: make image"
+	[ -f "$img" ] || [ "${#extra[@]}" != 0 ] || kb_die "no guest image for key $key ($img); run: make image"
+	[ -f "$img" ] || kb_die "no guest image for key $key ($img) with the extra packages ${extra[*]}; run: images/build-image.sh --packages '${extra[*]}' (make bench-compare builds it)"
 	printf '%s\n' "$img"
 	exit 0
 	;;
@@ -138,6 +175,7 @@ t1=$(date +%s)
 	printf '  "suite": "%s",\n' "$suite"
 	printf '  "mirror": "%s",\n' "$(kb_json_str "$mirror")"
 	printf '  "packages": "%s",\n' "$(kb_json_str "$(packages)")"
+	printf '  "extra_packages": "%s",\n' "$(kb_json_str "${extra[*]}")"
 	printf '  "root": "/dev/vda",\n'
 	printf '  "rootfs_mb": %d,\n' $((used_kb / 1024))
 	printf '  "fs_mb": %d,\n' "$size_mb"
@@ -154,6 +192,7 @@ chroot "$work/rootfs" dpkg-query -W -f='${Package}\t${Version}\n' >"$work/packag
 mv -f "$work/image.json" "$dir/image.json"
 mv -f "$work/packages.txt" "$dir/packages.txt"
 mv -f "$work/base.qcow2" "$img"
-[ "${KB_IMAGE_TRIM:-1}" != 1 ] || ln -sfn "$key" "$cache/images/current"
+# current: the default image (no extra packages, trimmed)
+[ "${KB_IMAGE_TRIM:-1}" != 1 ] || [ "${#extra[@]}" != 0 ] || ln -sfn "$key" "$cache/images/current"
 kb_say "image $key: done in $((t1 - t0)) s, $(du -m "$img" | cut -f1) MB: $img"
 printf '%s\n' "$img"
