@@ -4,7 +4,9 @@
 # results. See images/README.md for the payload and results contract.
 #
 # launch.sh --kernel DIR --payload DIR --out DIR [options] [--extra-qemu ARGS...]
-#   --kernel DIR     bzImage and build-info.json ("release", "label")
+#   --kernel DIR     bzImage and build-info.json ("release"); a kernel's
+#                    name is its labels/ link: DIR given as
+#                    $KBENCH_CACHE/labels/NAME names it NAME
 #   --payload DIR    copied into the guest as /kb/payload; must hold an
 #                    executable 'run', started as: run /kb/results
 #   --out DIR        new or empty: serial.log, qemu.cmdline, qemu.log,
@@ -118,7 +120,10 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 fi
 release=$(jq -r '.release // empty' "$kdir/build-info.json") ||
 	die2 "$kdir/build-info.json is not valid JSON"
-label=$(jq -r '.label // empty' "$kdir/build-info.json")
+# the label is the caller's name for the kernel, not the kernel's: one
+# build (kernels/<key>) may have several (kernel/scripts/build.sh)
+label=''
+[ "$(basename "$(dirname "$kdir")")" != labels ] || label=$(basename "$kdir")
 [ -n "$release" ] || die2 "$kdir/build-info.json has no \"release\""
 
 mkdir -p "$out/results" "$out/.vm"

@@ -36,7 +36,10 @@ kernels='{}'
 for i in "${!names[@]}"; do
 	bi=$KBENCH_CACHE/labels/${labels[$i]}/build-info.json
 	[ -f "$bi" ] || kb_die "$bi missing: rebuild with make kernels"
-	kernels=$(jq --arg n "${names[$i]}" --slurpfile b "$bi" '. + {($n): $b[0]}' <<<"$kernels")
+	# the label is the run's name for the kernel: build-info.json, of a
+	# directory keyed by content, holds none (kernel/scripts/build.sh)
+	kernels=$(jq --arg n "${names[$i]}" --arg l "${labels[$i]}" --slurpfile b "$bi" \
+		'. + {($n): ($b[0] + {label: $l})}' <<<"$kernels")
 done
 
 # Fields of the build that both kernels must share.
