@@ -98,7 +98,11 @@ static inline const char *fd_err_name(int fd)
 	return err_name(fd < 0 ? fd : 0);
 }
 
-/* "(baseline)" for a kbench baseline kernel, else "(<release>)" */
+/*
+ * "(<release>)": a kbench release is <version>-kb<content key>, which
+ * says which build it is but not its label (baseline, patched, ...);
+ * the host that booted it names the kernel in its own output.
+ */
 static inline const char *tap_kernel_name(void)
 {
 	static char buf[sizeof(((struct utsname *)0)->release) + 4];
@@ -106,8 +110,6 @@ static inline const char *tap_kernel_name(void)
 
 	if (uname(&u))
 		return "(unknown kernel)";
-	if (strstr(u.release, "-kb-baseline"))
-		return "(baseline)";
 	snprintf(buf, sizeof(buf), "(%s)", u.release);
 	return buf;
 }
