@@ -26,7 +26,7 @@ kb_conf KBENCH_CACHE DEBUG
 blabel=bisect
 [ "$DEBUG" != 1 ] || blabel=bisect-debug
 spec=${1:-${SERIES:-kernel/series}}
-case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
+case "$spec" in /* | git:*) ;; *) spec=$top/$spec ;; esac
 
 work=$KBENCH_CACHE/work/bisect-check
 rm -rf "$work"

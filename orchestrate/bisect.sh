@@ -48,7 +48,7 @@ top=$(cd "$here/.." && pwd)
 kb_conf KBENCH_CACHE SERIES GOOD BISECT_BOOTS BISECT_GOOD QUICK DEBUG
 [ "$DEBUG" != 1 ] || kb_die "make bisect-perf measures the benchmark kernels: DEBUG=1 (KASAN, lockdep) would measure the debug checks; leave DEBUG out"
 kbstat=$top/build/analysis/kbstat
-abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }
+abspath() { case "$1" in /* | git:*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }
 
 targets_file=''
 case "${1:-}" in
@@ -56,7 +56,7 @@ case "${1:-}" in
 '') ;;
 *) kb_die "bisect.sh: unknown argument '$1' (usage: bisect.sh [--targets FILE])" ;;
 esac
-[ -n "${NEW:-}" ] || kb_die "make bisect-perf needs NEW=<series file | patch dir | mbox> (the series to bisect)"
+[ -n "${NEW:-}" ] || kb_die "make bisect-perf needs NEW=<series file | patch dir | mbox | git:repo:base..head> (the series to bisect)"
 case "$BISECT_BOOTS" in '' | *[!0-9]* | [0-2]) kb_die "BISECT_BOOTS must be a number of boots a side, 3 or more (3 is the least a verdict needs), not '$BISECT_BOOTS'" ;; esac
 case "$BISECT_GOOD" in each | reuse) ;; *) kb_die "BISECT_GOOD must be each (GOOD boots beside every prefix) or reuse (GOOD boots once; icount only), not '$BISECT_GOOD'" ;; esac
 [ -x "$kbstat" ] || kb_die "build/analysis/kbstat is not built: run make analysis-tools"
@@ -140,6 +140,8 @@ export WORKLOADS
 	kb_die "NEW=$NEW: its series could not be read (above)"
 total=$(grep -c . "$run/series/new.list" || true)
 [ "$total" -gt 0 ] || kb_die "NEW=$NEW holds no patches: nothing to bisect"
+# a git: series: its repository, range and commit ids (empty otherwise)
+"$top/kernel/scripts/series.sh" --describe "$(abspath "$NEW")" >"$run/series/new.json"
 sums() { while IFS= read -r p; do kb_sha256_file "$p"; done <"$1"; }
 sums "$run/series/new.list" >"$run/series/new.sha"
 subject() {
@@ -490,6 +492,8 @@ knum() { awk -F'\t' -v w="$1" -v v="$2" -v p="$3" -v m="$4" '$2 == w && $3 == v 
 	echo "kbench bisect-perf: which patch of NEW made it slower than GOOD"
 	echo
 	echo "NEW:   $NEW ($total patches)"
+	[ ! -s "$run/series/new.json" ] ||
+		jq -r '"       commits \(.base_commit[0:12])..\(.head_commit[0:12]) of \(.repo)"' "$run/series/new.json"
 	echo "GOOD:  $good_desc, kernel ${good_key:0:12}"
 	echo "asked: $(awk -F'\t' '{ printf "%s%s %s %s %s", (NR > 1 ? "; " : ""), $1, $2, $3, $4 }' "$targets")"
 	while IFS=$'\t' read -r n w v p m; do
@@ -528,6 +532,8 @@ knum() { awk -F'\t' -v w="$1" -v v="$2" -v p="$3" -v m="$4" '$2 == w && $3 == v 
 		echo "first bad patch: $hi/$total, found in $steps step(s) after step 0"
 		echo "  $(subject "$p")"
 		echo "  ($(basename "$p"))"
+		[ ! -s "$run/series/new.json" ] ||
+			jq -r --argjson i "$((hi - 1))" '"  commit \(.commits[$i].commit)"' "$run/series/new.json"
 		echo "  against GOOD:"
 		awk -F'\t' -v k="$hi" '$2 == k && $14 == "worse"' "$run/bisect.tsv" |
 			while IFS=$'\t' read -r _ _ _ gb pb w var pt m ratio l h lev v _; do

@@ -19,19 +19,21 @@ top=$(cd "$here/.." && pwd)
 kb_conf KBENCH_CACHE
 kb_conf SERIES OLD
 
-[ -n "${NEW:-}" ] || kb_die "make regression-check needs NEW=<series file | patch dir | mbox> (the new revision)"
-abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }
+[ -n "${NEW:-}" ] || kb_die "make regression-check needs NEW=<series file | patch dir | mbox | git:repo:base..head> (the new revision)"
+abspath() { case "$1" in /* | git:*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }
 
 # The patches' content, to recognise a revision already built. Checked
 # here, once, naming the setting: a bad NEW= or OLD= must not hash as
 # the empty string and go on to the kernel build.
 series_sum() {
-	local what=$1 spec tmp list
+	local what=$1 spec tmp list msg
 	spec=$(abspath "$2")
 	tmp=$(mktemp -d)
 	list=$tmp/list
 	if ! "$top/kernel/scripts/series.sh" "$spec" "$tmp" >"$list" 2>"$tmp/err"; then
-		kb_die "$what=$2: $(tail -n 1 "$tmp/err" | sed 's/^kbench: error: SERIES=[^:]*: //')"
+		msg=$(tail -n 1 "$tmp/err")
+		msg=${msg#kbench: error: }
+		kb_die "$what=$2: ${msg#"SERIES=$spec: "}"
 	fi
 	[ -s "$list" ] || kb_die "$what=$2: holds no patches"
 	while IFS= read -r p; do
@@ -111,15 +113,17 @@ done
 "$kbstat" summary "$run/new-vs-baseline.json" --format txt >"$run/new-vs-baseline.txt"
 # The series behind each kernel, for the head of the report: path,
 # revision label, patch count and cache key (the fingerprints' build-info;
-# OLD's from REF's run when its samples came from there).
+# OLD's from REF's run when its samples came from there). A git: series
+# adds the commit ids its range resolved to.
+ids='def ids: if .git_series then " (\(.git_series.base_commit[0:12])..\(.git_series.head_commit[0:12]))" else "" end;'
 {
-	jq -r --arg p "$NEW" '.kernels.new | ["NEW", $p, .label, (.patches | length), .key] | @tsv' \
+	jq -r --arg p "$NEW" "$ids"'.kernels.new | ["NEW", $p + ids, .label, (.patches | length), .key] | @tsv' \
 		"$run/fingerprint.json"
 	if [ -n "${REF:-}" ]; then
 		jq -r --arg p "$OLD (samples from REF=$REF)" \
-			'.kernels.patched | ["OLD", $p, .label, (.patches | length), .key] | @tsv' "$REF/fingerprint.json"
+			"$ids"'.kernels.patched | ["OLD", $p + ids, .label, (.patches | length), .key] | @tsv' "$REF/fingerprint.json"
 	else
-		jq -r --arg p "$OLD" '.kernels.old | ["OLD", $p, .label, (.patches | length), .key] | @tsv' \
+		jq -r --arg p "$OLD" "$ids"'.kernels.old | ["OLD", $p + ids, .label, (.patches | length), .key] | @tsv' \
 			"$run/fingerprint.json"
 	fi
 	jq -r '.kernels.baseline | ["baseline", .base_version, .label, (.patches | length), .key] | @tsv' \

@@ -47,7 +47,16 @@ while IFS= read -r p; do
 	where=$(printf '%s\n' "$out" | sed -n 's/^error: patch failed: //p' | head -n 3 | tr '\n' ' ')
 	why=$(printf '%s\n' "$out" | grep '^error:' | grep -v 'patch failed' | head -n 2 | tr '\n' ' ')
 	reset_to_base
-	kb_die "patch $n/$total does not apply: $p
+	# a patch of a git: series (series.sh): the commit it was made from
+	from=''
+	real=$(readlink -f "$p")
+	if [ -f "$(dirname "$real")/series.json" ]; then
+		from=$(jq -r --arg f "$(basename "$real")" \
+			'.commits[] | select(.file == $f) | "  made from commit \(.commit) (\(.subject))"' \
+			"$(dirname "$real")/series.json" 2>/dev/null) || from=''
+	fi
+	kb_die "patch $n/$total does not apply: $p${from:+
+$from}
   failed hunk at: ${where:-unknown} ${why}
   the tree was reset to the base commit; rebase the patch onto $base (full output in $log)"
 done <"$list"

@@ -3,21 +3,24 @@
 # Print a built kernel's build-info.json on stdout: what was built, from
 # what and with what.
 #
-#   build-info.sh LABEL KEY SOURCE VERSION RELEASE TREE CONFIG FRAGMENT LIST SECONDS
+#   build-info.sh LABEL KEY SOURCE VERSION RELEASE TREE CONFIG FRAGMENT LIST SECONDS [DESC]
 #
 # SOURCE is "<package> <version>"; VERSION and RELEASE are make
 # kernelversion and kernelrelease; TREE is the kernel's git worktree, at
 # the built commit, with the tag kbench-base at the base; CONFIG is the
 # .config it was built with; LIST names the applied patch files in order
 # (one commit each on top of kbench-base); SECONDS is the build time. The
-# compiler is $KCC (default gcc).
+# compiler is $KCC (default gcc). DESC, when given and not empty, is
+# series.sh --describe's output for a git: series: it becomes "git_series"
+# (repository, range, base and head as given and as commit ids) and each
+# patch's "commit".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"
 
-[ $# -eq 10 ] ||
-	kb_die "usage: build-info.sh LABEL KEY SOURCE VERSION RELEASE TREE CONFIG FRAGMENT LIST SECONDS"
+[ $# -eq 10 ] || [ $# -eq 11 ] ||
+	kb_die "usage: build-info.sh LABEL KEY SOURCE VERSION RELEASE TREE CONFIG FRAGMENT LIST SECONDS [DESC]"
 label=$1
 key=$2
 source=$3
@@ -28,6 +31,7 @@ config=$7
 fragment=$8
 list=$9
 seconds=${10}
+desc=${11:-}
 kb_conf KCC
 
 head=$(git -C "$tree" rev-parse HEAD)
@@ -38,6 +42,13 @@ mapfile -t subjects < <(git -C "$tree" log --reverse --format=%s kbench-base..HE
 npatches=$(grep -c . "$list" || true)
 [ "${#subjects[@]}" -eq "$npatches" ] ||
 	kb_die "$tree: ${#subjects[@]} commits on kbench-base, but $list names $npatches patches"
+commits=()
+if [ -n "$desc" ] && [ -s "$desc" ]; then
+	ids=$(jq -r '.commits[].commit' "$desc") || kb_die "$desc: not series.sh --describe's JSON"
+	mapfile -t commits <<<"$ids"
+	[ "${#commits[@]}" -eq "$npatches" ] ||
+		kb_die "$desc: ${#commits[@]} commits in the git: series, but $list names $npatches patches"
+fi
 
 printf '{\n'
 printf '  "label": "%s",\n' "$(kb_json_str "$label")"
@@ -58,6 +69,10 @@ else
 fi
 printf '  "compiler": "%s",\n' "$(kb_json_str "$("$KCC" --version | head -n 1)")"
 printf '  "pahole": "%s",\n' "$(kb_json_str "$(pahole --version 2>/dev/null || echo none)")"
+if [ "${#commits[@]}" -gt 0 ]; then
+	printf '  "git_series": %s,\n' \
+		"$(jq -c '{spec, repo, range, base, head, base_commit, head_commit}' "$desc")"
+fi
 printf '  "build_seconds": %d,\n' "$seconds"
 printf '  "built_at": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 printf '  "patches": ['
@@ -65,9 +80,9 @@ sep=
 i=0
 while IFS= read -r p; do
 	[ -n "$p" ] || continue
-	printf '%s\n    {"file": "%s", "subject": "%s", "sha256": "%s"}' "$sep" \
+	printf '%s\n    {"file": "%s", "subject": "%s", "sha256": "%s"%s}' "$sep" \
 		"$(kb_json_str "$(basename "$p")")" "$(kb_json_str "${subjects[$i]}")" \
-		"$(kb_sha256_file "$p")"
+		"$(kb_sha256_file "$p")" "${commits[$i]:+, \"commit\": \"${commits[$i]}\"}"
 	sep=,
 	i=$((i + 1))
 done <"$list"

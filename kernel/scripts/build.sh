@@ -44,7 +44,7 @@ case "$DEBUG" in
 	fragments+=("$KCONFIG_DEBUG_FRAGMENT") ;;
 *) kb_die "DEBUG must be 0 or 1, not '$DEBUG'" ;;
 esac
-case "$spec" in none | /*) ;; *) spec=$top/$spec ;; esac
+case "$spec" in none | /* | git:*) ;; *) spec=$top/$spec ;; esac
 export KERNEL_SRC_PKG KCONFIG_FRAGMENT KCC DEBUG KCONFIG_DEBUG_FRAGMENT
 
 mkdir -p "$KBENCH_CACHE"/{work,logs,kernels,labels}
@@ -56,8 +56,11 @@ mkdir -p "$work"
 # under this build between its key and its git am. series.list is only
 # a copy for people to read.
 list=$(mktemp "$work/series.list.XXXXXX")
-trap 'rm -f "$list"' EXIT
+# a git: series: where it came from, for build-info.json (empty otherwise)
+desc=$(mktemp "$work/series.desc.XXXXXX")
+trap 'rm -f "$list" "$desc"' EXIT
 "$here/series.sh" "$spec" "$work" >"$list"
+"$here/series.sh" --describe "$spec" >"$desc"
 cp -f "$list" "$work/series.list.tmp.$$"
 mv -f "$work/series.list.tmp.$$" "$work/series.list"
 npatches=$(grep -c . "$list" || true)
@@ -265,7 +268,7 @@ cp "$list" "$tmp/series.list"
 "$here/key.sh" -v "$label" "$list" >"$tmp/key-inputs.txt"
 
 "$here/build-info.sh" "$label" "$key" "$KERNEL_SRC_PKG $srcver" "$version" "$release" \
-	"$wt" "$out/.config" "$KCONFIG_FRAGMENT" "$list" $((t1 - t0)) >"$tmp/build-info.json" ||
+	"$wt" "$out/.config" "$KCONFIG_FRAGMENT" "$list" $((t1 - t0)) "$desc" >"$tmp/build-info.json" ||
 	kb_die "writing build-info.json for $label failed"
 
 rm -rf "$kdir"
