@@ -23,7 +23,7 @@ help:
 	@echo "kbench targets:"
 	@echo "  make bench-compare     build both kernels and the image, run the workloads, write a report"
 	@echo "  make report RUN=reports/<id>    regenerate a report from its raw data"
-	@echo "  make regression-check NEW=<series|dir|mbox> [OLD=kernel/series] [REF=reports/<id>]"
+	@echo "  make regression-check NEW=<series|dir|mbox|git:repo:base..head> [OLD=kernel/series] [REF=reports/<id>]"
 	@echo "  make bisect-perf NEW=<series> WORKLOAD=w [GOOD=baseline|<series>] [POINT=] [METRIC=]"
 	@echo "                         which patch of NEW made it slower: bisects the series' prefixes"
 	@echo "                         (regression-check BISECT=1 starts it from a failed gate)"
