@@ -35,8 +35,9 @@ PKGS=(
 	clang llvm libbpf-dev linux-perf bpftool zlib1g-dev
 	# 6.12's own BPF selftests (make upstream-selftests)
 	clang-19 llvm-19 lld-19
-	# analysis and reports
-	gnuplot-nox jq libxml2-utils
+	# analysis and reports; kbstat reads JSON with libjansson and takes
+	# the distributions' tails and quantiles from libgsl
+	gnuplot-nox jq libxml2-utils libjansson-dev libgsl-dev
 	# the series' history (analysis/history.sh): the sqlite3 CLI; the
 	# library's headers for C callers of the store
 	sqlite3 libsqlite3-dev
