@@ -622,7 +622,7 @@ static struct {
 	int prog[NR_PG];
 	uint32_t pool[14 + POOL_EXTRA], npool;
 	uint32_t stub, nonfunc[6], nnonfunc, btf_n, sched_switch;
-	uint32_t fentry_test1;
+	uint32_t fentry_test1, iter;
 } S;
 
 static const char *const trigger_funcs[14] = {
@@ -1095,19 +1095,16 @@ static int run_iter(struct worker *w, const struct op *o)
 {
 	struct mslot *s = &w->m[o->slot];
 	union bpf_iter_link_info li;
-	static long iter_btf = -1;
 	union bpf_attr a;
 	int prog, link, it, r;
 	uint32_t ks, vs;
 	char buf[4096];
 	long total = 0;
 
-	if (iter_btf < 0)
-		iter_btf = btf_func_id("bpf_iter_bpf_map_elem");
 	slot_sizes(s, &ks, &vs);
-	if (iter_btf < 0 || s->fd < 0)
-		return s->fd < 0 ? -EBADF : (int)iter_btf;
-	prog = load_iter_prog(s->fd, ks, o->mode, o->step, (uint32_t)iter_btf);
+	if (s->fd < 0)
+		return -EBADF;
+	prog = load_iter_prog(s->fd, ks, o->mode, o->step, S.iter);
 	count(IF_ITER, prog);
 	if (prog < 0)
 		return prog;
@@ -1494,6 +1491,8 @@ static void setup(void)
 		if (id > 0)
 			S.pool[S.npool++] = (uint32_t)id;
 	}
+	id = btf_func_id("bpf_iter_bpf_map_elem");
+	S.iter = id > 0 ? (uint32_t)id : 0;
 	id = btf_func_id("bpf_fentry_test1");
 	S.fentry_test1 = id > 0 ? (uint32_t)id : 0;
 	err = traceable_funcs(&tf);
