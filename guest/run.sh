@@ -50,6 +50,60 @@ append_csv() {
 # kbbench says in perf/<point>.err how long it waited. (KB_QUIESCE_MS:
 # the host's tests, which run this on a busy host.)
 quiesce_ms=${KB_QUIESCE_MS:-30000}
+
+# The extra disks (a workload's disks =): the virtio disks without a
+# kbench serial (launch.sh names its own kbroot, kbseed, kbpayload,
+# kbresults), in the order QEMU was given them (vdb before vdaa).
+i=0
+KB_DISKS=
+for d in $(for b in /sys/block/vd*; do
+	[ -e "$b" ] || continue
+	case "$(cat "$b/serial" 2>/dev/null)" in kb*) continue ;; esac
+	echo "${b##*/}"
+done | awk '{ print length($0), $0 }' | sort -n -k1,1 -k2,2 | cut -d' ' -f2); do
+	i=$((i + 1))
+	KB_DISKS="$KB_DISKS${KB_DISKS:+ }/dev/$d"
+	eval "KB_DISK$i=/dev/\$d"
+	export "KB_DISK$i"
+done
+export KB_DISKS
+echo "disks=$KB_DISKS" >>"$res/guest-info.txt"
+
+# run_program WL PARSER VARIANT POINT REPS WARMUP CLOCK OUTPUT CMD TMP DIR:
+# a program point's samples, warm-ups first, each in DIR/warmupN or
+# DIR/repN; the rows of the reps into TMP (with the header). Returns 1
+# naming the sample when the command fails or its output does not parse.
+run_program() {
+	p_wl=$1 p_parser=$2 p_variant=$3 p_point=$4 p_reps=$5 p_warmup=$6
+	p_clock=$7 p_output=$8 p_cmd=$9
+	shift 9
+	p_tmp=$1 p_dir=$2
+	mkdir -p "$p_dir"
+	echo "workload,variant,point,metric,unit,better,clock,rep,value" >"$p_tmp"
+	k=1
+	while [ "$k" -le "$((p_warmup + p_reps))" ]; do
+		rep=$((k - p_warmup))
+		sd=$p_dir/rep$rep
+		[ "$rep" -ge 1 ] || sd=$p_dir/warmup$k
+		mkdir -p "$sd"
+		printf '%s\n' "$p_cmd" >"$sd/command"
+		src=0
+		(cd "$sd" && exec sh -c "$p_cmd") >"$sd/stdout" 2>"$sd/stderr" </dev/null || src=$?
+		echo "$src" >"$sd/exit-status"
+		if [ "$src" != 0 ]; then
+			say "error: $p_wl point=$p_point variant=$p_variant: ${sd##*/}: the command exited $src: $(tail -n 3 "$sd/stderr" | tr '\n' ' ')(its output: ${sd#"$res"/})"
+			return 1
+		fi
+		if [ "$rep" -ge 1 ] && ! sh "$bin/parsers/parse.sh" --parser "$p_parser" \
+			--workload "$p_wl" --variant "$p_variant" --point "$p_point" \
+			--clock "$p_clock" --rep "$rep" "$sd/$p_output" >>"$p_tmp" 2>"$sd/parse.err"; then
+			say "error: $p_wl point=$p_point variant=$p_variant: ${sd##*/}: $(tail -n 2 "$sd/parse.err" | tr '\n' ' ')"
+			return 1
+		fi
+		k=$((k + 1))
+	done
+}
+
 n=0
 total=$(grep -c . "$here/plan.tsv" || true)
 tab=$(printf '\t')
@@ -60,6 +114,24 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 	csv=$res/raw/$wl.csv
 	tmp=$res/raw/.$wl.$n.tmp
 	tag=$(printf '%s-%s-%s' "$wl" "$variant" "$point" | tr ';=/' '_-_')
+	case "$bench" in
+	@*)
+		if run_program "$wl" "${bench#@}" "$variant" "$point" "$reps" "$warmup" \
+			"$clock" "$args" "$extra" "$tmp" \
+			"$res/output/$wl/$(printf '%s-%s' "$variant" "$point" | tr ';=/' '_-_')"; then
+			: >"$tmp.perf"
+			if ! append_csv "$tmp" "$csv"; then
+				say "error: $wl point=$point variant=$variant: writing $csv failed (guest disk full? $(df -k "$res" 2>/dev/null | tail -n 1)); moved aside as $wl.incomplete"
+				mv -f "$csv" "$res/raw/$wl.incomplete" 2>/dev/null || rm -f "$csv"
+				status=1
+			fi
+			rm -f "$tmp" "$tmp.perf"
+		else
+			mv "$tmp" "$res/raw/$wl.failed-$n.csv" 2>/dev/null || true
+			status=1
+		fi
+		continue ;;
+	esac
 	# perf stat (6.1) now and then exits 0 although its workload did not
 	# (4 of 40 runs of a script that exits 4, on this host): kbbench's
 	# own status, written by the sh around it, decides
@@ -120,6 +192,8 @@ done <"$here/plan.tsv"
 if [ -f "$here/profile.on" ]; then
 	while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 		[ -n "$wl" ] || continue
+		# a program workload has no kbbench to profile
+		case "$bench" in @*) continue ;; esac
 		tag=$(printf '%s-%s-%s' "$wl" "$variant" "$point" | tr ';=/' '_-_')
 		say "profile $wl variant=$variant point=$point"
 		# shellcheck disable=SC2086 # args and extra are word lists

@@ -111,30 +111,13 @@ for i in "${!labels[@]}"; do
 	kdirs[i]=$(readlink -f "$kd")
 done
 
-# Workload files: all of them, or the WORKLOADS=a,b list.
+# Workload files: the WORKLOADS=a,b list (names in workloads/ or paths
+# of .wl files), else every file whose default_run is yes: the program
+# workloads are not about the series (wl.sh, wl_files).
 wldir=$top/workloads
-wls=()
-if [ -n "$WORKLOADS" ]; then
-	IFS=, read -r -a want <<<"$WORKLOADS"
-	for w in "${want[@]}"; do
-		# a name in workloads/, or the path of a .wl file of your own
-		case "$w" in
-		*/* | *.wl)
-			[ -f "$w" ] || kb_die "WORKLOADS: no workload file '$w'"
-			wls+=("$(cd "$(dirname "$w")" && pwd)/$(basename "$w")")
-			continue ;;
-		esac
-		[ -f "$wldir/$w.wl" ] || kb_die "WORKLOADS: no workload '$w' (no $wldir/$w.wl; have: $(cd "$wldir" && printf '%s ' *.wl))"
-		wls+=("$wldir/$w.wl")
-	done
-else
-	for f in "$wldir"/*.wl; do wls+=("$f"); done
-fi
-[ "${#wls[@]}" -gt 0 ] || kb_die "no workload files in $wldir"
-
-# make bench / bench-compare / regression-check build it first (it
-# needs the patched kernel: the BPF benchmarks use its BTF and libbpf)
-[ -x "$top/build/bench/kbbench" ] || kb_die "build/bench/kbbench is not built: run make bench-tools"
+wlist=$(wl_files "$wldir" "$WORKLOADS")
+[ -n "$wlist" ] || kb_die "no workload files in $wldir"
+mapfile -t wls <<<"$wlist"
 
 # A point of the plan, checked on the host by the bench's own parser
 # (kbbench check) with the arguments the guest will give it: a typo
@@ -145,6 +128,9 @@ check_point() {
 	read -r -a args <<<"${WL[args]}"
 	read -r -a extra <<<"$4"
 	IFS=';' read -r -a kvs <<<"$point"
+	# make bench / bench-compare / regression-check build it first (it
+	# needs the patched kernel: the BPF benchmarks use its BTF and libbpf)
+	[ -x "$top/build/bench/kbbench" ] || kb_die "build/bench/kbbench is not built: run make bench-tools"
 	msg=$("$top/build/bench/kbbench" check "$bench" --workload "${WL[name]}" \
 		--variant "$variant" --point "$point" --reps "$reps" \
 		--warmup "$warmup" --clock "${WL[clock]}" "${args[@]}" "${extra[@]}" 2>&1) && return 0
@@ -170,8 +156,11 @@ declare -A plan_lines=() group_mem=() group_timeout=() group_clock=() group_disk
 # group_model[V]: cache if a boot at V vCPUs runs under the model;
 # group_model_wls[V]: the workloads (comma separated) that get its rows
 declare -A group_model=() group_model_wls=()
+# the program workloads' Debian packages: the image gets them
+img_pkgs=''
 for f in "${wls[@]}"; do
 	wl_load "$f"
+	img_pkgs+="${WL[packages]:+ ${WL[packages]}}"
 	# CLOCK=, MEM=, BOOT_TIMEOUT= given for the run override every
 	# workload file (the clock used is still recorded per result).
 	if [ -n "${CLOCK:-}" ]; then
@@ -203,6 +192,13 @@ for f in "${wls[@]}"; do
 				[ "$pt" = none ] || point="$point;$pt"
 				# reps_at: fewer samples at a slow point, never none
 				read -r reps warmup < <(wl_reps_at "$variant" "$pt")
+				if [ -n "${WL[command]:-}" ]; then
+					# a program (wl_load checked it): "@parser", its
+					# output, the command line (guest/run.sh)
+					plan_lines[$v]+="${WL[name]}	@${WL[parser]}	$variant	$point	$reps	$warmup	${WL[clock]}	${WL[output]}	$(wl_command "$pt" "$v" "$variant")
+"
+					continue
+				fi
 				check_point "${WL[bench]}" "$variant" "$point" "$pargs" "$reps" "$warmup"
 				plan_lines[$v]+="${WL[name]}	${WL[bench]}	$variant	$point	$reps	$warmup	${WL[clock]}	${WL[args]}	$pargs
 "
@@ -264,6 +260,13 @@ fi
 if [ -n "${IMAGE:-}" ]; then
 	"$top/images/check-image.sh" "$IMAGE" "${ROOT:-/dev/vda}"
 	img=$IMAGE
+	[ -z "$img_pkgs" ] || kb_say "IMAGE=$IMAGE: the program workloads need the Debian packages$img_pkgs in it; kbench cannot check that your image has them"
+elif [ -n "$img_pkgs" ]; then
+	# the image with the program workloads' packages (one per package
+	# set, cached like the default one; built now if it is not there)
+	img=$("$top/images/build-image.sh" --packages "$img_pkgs") ||
+		kb_die "no guest image with the packages$img_pkgs (images/build-image.sh --packages failed, above)"
+	"$top/images/check-image.sh" "$img" "${ROOT:-/dev/vda}"
 else
 	img=$("$top/images/build-image.sh" --path) || kb_die "no guest image: run make image, or give IMAGE="
 	"$top/images/check-image.sh" "$img" "${ROOT:-/dev/vda}"
@@ -440,7 +443,12 @@ declare -A boot_payload=()
 for v in "${groups[@]}"; do
 	pd=$run/payload/v$v
 	mkdir -p "$pd/bin"
-	cp "$top/build/bench/kbbench" "$top/bench/perfstat2csv.sh" "$pd/bin/"
+	cp "$top/bench/perfstat2csv.sh" "$pd/bin/"
+	# kbbench for the bench workloads (check_point made sure it is built)
+	[ ! -x "$top/build/bench/kbbench" ] || cp "$top/build/bench/kbbench" "$pd/bin/"
+	# the program workloads' parsers (workloads/parsers/)
+	mkdir -p "$pd/bin/parsers"
+	cp "$top/workloads/parsers/parse.sh" "$top"/workloads/parsers/*.awk "$pd/bin/parsers/"
 	cp "$top/guest/run.sh" "$pd/run"
 	cp "$top/guest/profile.sh" "$pd/profile.sh"
 	printf '%s' "${plan_lines[$v]}" >"$pd/plan.tsv"

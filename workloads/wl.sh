@@ -10,6 +10,11 @@
 # claims. claim.<id> = FIELDS | DESCRIPTION [| UPSTREAM] names a claim
 # the report's answer block shows first (analysis/README.md). An
 # unknown key is an error naming the file and line.
+#
+# A workload runs either a kbbench benchmark (bench, args) or a program
+# (command, packages, parser, output): see wl_check_program. wl_files
+# picks the files a run takes (WORKLOADS=, else every file whose
+# default_run is yes), wl_command a program point's command line.
 # shellcheck shell=bash
 
 declare -gA WL
@@ -18,9 +23,13 @@ declare -gA WL_LINE
 WL_FILE=
 
 # Keys a workload may set; matrix.<param> adds a parameter dimension.
-WL_KEYS="name description bench args variants base_variant reps reps_at warmup mem clock timeout disks primary table table_metric model scale_x"
+WL_KEYS="name description bench args command packages parser output default_run variants base_variant reps reps_at warmup mem clock timeout disks primary table table_metric model scale_x"
 # Keys MATRIX=claims replaces, from claims.<key>
 WL_CLAIMS_KEYS="reps_at"
+# Keys that say what a workload is, the same in every run: no quick.<key>
+WL_FIXED_KEYS="name bench command packages parser output default_run"
+# The program workloads' output parsers: parsers/NAME.awk (parsers/README.md)
+WL_PARSERS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/parsers
 
 wl_known_key() {
 	local k=$1
@@ -82,6 +91,9 @@ wl_load() {
 		fi
 		if [ "${key#quick.}" != "$key" ]; then
 			wl_known_key "${key#quick.}" || wl_unknown_key "$lineno" "$key"
+			case " $WL_FIXED_KEYS " in
+			*" ${key#quick.} "*) kb_die "$file:$lineno: $key: ${key#quick.} says what the workload is, the same in every run; it has no quick. form" ;;
+			esac
 			quick[${key#quick.}]=$val
 			if [ "${QUICK:-0}" = 1 ] || { [ "${MATRIX:-full}" = small ] && [ "${key#quick.matrix.}" != "$key" ]; }; then
 				WL_LINE[${key#quick.}]=$lineno
@@ -109,13 +121,15 @@ wl_load() {
 			WL[$key]=${claims[$key]}
 		done
 	fi
-	for key in name bench; do
-		[ -n "${WL[$key]:-}" ] || kb_die "$file: required key '$key' is missing"
-	done
+	[ -n "${WL[name]:-}" ] || kb_die "$file: required key 'name' is missing"
+	if [ -z "${WL[bench]:-}" ] && [ -z "${WL[command]:-}" ]; then
+		kb_die "$file: required key 'bench' (a kbbench benchmark) or 'command' (a program to run) is missing"
+	fi
 	: "${WL[reps]:=10}" "${WL[warmup]:=2}" "${WL[mem]:=2048}"
 	: "${WL[clock]:=icount}" "${WL[timeout]:=900}" "${WL[matrix.vcpus]:=1}"
 	: "${WL[variants]:=default}" "${WL[args]:=}" "${WL[disks]:=}"
 	: "${WL[model]:=none}"
+	wl_check_program "$file"
 	case "${WL[clock]}" in
 	icount | wall) ;;
 	*) kb_die "$file: clock must be icount or wall, not '${WL[clock]}'" ;;
@@ -145,6 +159,196 @@ wl_load() {
 	wl_check_scale_x "$file"
 	wl_check_claims "$file"
 	return 0
+}
+
+# A program workload: instead of a kbbench benchmark, a program that
+# kernel developers already use (perf bench, stress-ng, fio, ...):
+#   command = the command line run in the guest by sh -c, in a directory
+#             of its own for each sample; {PARAM} is the point's value of
+#             matrix.PARAM, {vcpus} the boot's vCPU count, {variant} the
+#             variant; $KB_DISK1 ... are the devices of the workload's disks
+#   packages = the Debian packages it needs (the image gets them)
+#   parser = NAME: parsers/NAME.awk turns one sample's output into rows
+#   output = what the parser reads: stdout (default), stderr, or a file
+#            the command writes in its directory
+#   default_run = yes|no: in the run without WORKLOADS= (default: yes for
+#            a bench, no for a program: it is not about the series)
+wl_check_program() {
+	local file=$1 k p ph rest n d
+	local -
+	set -f
+	case "${WL[default_run]:=$([ -n "${WL[command]:-}" ] && echo no || echo yes)}" in
+	yes | no) ;;
+	*) kb_die "$file:${WL_LINE[default_run]}: default_run must be yes or no, not '${WL[default_run]}'" ;;
+	esac
+	if [ -z "${WL[command]:-}" ]; then
+		for k in packages parser output; do
+			[ -z "${WL[$k]:-}" ] || kb_die "$file:${WL_LINE[$k]}: $k is for a program workload (command =), not a bench"
+		done
+		return 0
+	fi
+	[ -z "${WL[bench]:-}" ] ||
+		kb_die "$file:${WL_LINE[command]}: both bench (line ${WL_LINE[bench]}) and command: a workload runs a kbbench benchmark or a program, not both"
+	[ -z "${WL[args]:-}" ] ||
+		kb_die "$file:${WL_LINE[args]}: args is for a bench; a program's arguments go into command"
+	[ "${WL[model]}" = none ] ||
+		kb_die "$file:${WL_LINE[model]}: model = ${WL[model]} needs kbbench's sample windows; a program workload has none"
+	case "${WL[command]}" in
+	*$'\t'*) kb_die "$file:${WL_LINE[command]}: command: a tab cannot be in it (the plan is tab-separated)" ;;
+	esac
+	# {PARAM}: each a matrix parameter, vcpus or variant; each parameter
+	# used, or its points would all run the same command
+	rest=${WL[command]}
+	while [ "${rest#*\{}" != "$rest" ]; do
+		rest=${rest#*\{}
+		ph=${rest%%\}*}
+		[ "$ph" != "$rest" ] || kb_die "$file:${WL_LINE[command]}: command: a '{' without its '}'"
+		rest=${rest#*\}}
+		case "$ph" in
+		vcpus | variant) ;;
+		*) [ -n "${WL[matrix.$ph]:-}" ] ||
+			kb_die "$file:${WL_LINE[command]}: command: {$ph} is not a matrix parameter (matrix.$ph), {vcpus} or {variant}" ;;
+		esac
+	done
+	for k in "${!WL[@]}"; do
+		case "$k" in matrix.vcpus | matrix.*[!a-z0-9_]*) continue ;; matrix.*) ;; *) continue ;; esac
+		case "${WL[command]}" in
+		*"{${k#matrix.}}"*) ;;
+		*) kb_die "$file:${WL_LINE[$k]}: $k: the command never uses {${k#matrix.}}, so its points would all run the same command" ;;
+		esac
+	done
+	# $KB_DISKn: the workload asks for n disks
+	n=0
+	for d in ${WL[disks]}; do n=$((n + 1)); done
+	rest=${WL[command]}
+	while [ "${rest#*KB_DISK}" != "$rest" ]; do
+		rest=${rest#*KB_DISK}
+		d=${rest%%[!0-9]*}
+		if [ -n "$d" ] && [ "$((10#$d))" -gt "$n" ]; then
+			kb_die "$file:${WL_LINE[command]}: command: \$KB_DISK$d, but disks gives $n disk(s)"
+		fi
+	done
+	[ -n "${WL[parser]:-}" ] || kb_die "$file:${WL_LINE[command]}: a program workload needs parser = NAME (one of: $(wl_parser_names))"
+	case "${WL[parser]}" in
+	*[!a-z0-9-]* | -*) kb_die "$file:${WL_LINE[parser]}: parser: '${WL[parser]}' is not a parser name (one of: $(wl_parser_names))" ;;
+	esac
+	[ -f "$WL_PARSERS/${WL[parser]}.awk" ] ||
+		kb_die "$file:${WL_LINE[parser]}: parser: no parser '${WL[parser]}' ($WL_PARSERS/${WL[parser]}.awk; have: $(wl_parser_names))"
+	: "${WL[output]:=stdout}"
+	case "${WL[output]}" in
+	.* | *[!A-Za-z0-9._-]*) kb_die "$file:${WL_LINE[output]}: output: '${WL[output]}' is not stdout, stderr or a file name in the sample's directory" ;;
+	esac
+	[ -n "${WL[packages]:-}" ] ||
+		kb_die "$file:${WL_LINE[command]}: a program workload needs packages = the Debian packages its command runs (linux-perf for perf)"
+	for p in ${WL[packages]}; do
+		wl_check_package "$file:${WL_LINE[packages]}" "$p"
+	done
+}
+
+# wl_parser_names: the parsers there are, for errors
+wl_parser_names() {
+	local f n=''
+	local -
+	set +f
+	for f in "$WL_PARSERS"/*.awk; do
+		[ -f "$f" ] || continue
+		f=${f##*/}
+		n+="${n:+ }${f%.awk}"
+	done
+	echo "${n:-none}"
+}
+
+# wl_check_package WHERE PKG: PKG is a Debian package name that Debian 12
+# can install. The host is Debian 12 like the image, so apt-cache's
+# candidate on the host stands for the image's mirror (bookworm main);
+# asked once per package. A package that is not there stops the run here,
+# before any image build or boot.
+declare -gA WL_PKG_OK=()
+wl_check_package() {
+	local where=$1 p=$2 cand
+	case "$p" in
+	[a-z0-9]*) ;;
+	*) kb_die "$where: packages: '$p' is not a Debian package name" ;;
+	esac
+	case "$p" in
+	?*[!a-z0-9+.-]*) kb_die "$where: packages: '$p' is not a Debian package name" ;;
+	esac
+	[ -z "${WL_PKG_OK[$p]:-}" ] || return 0
+	command -v apt-cache >/dev/null ||
+		kb_die "$where: packages: cannot check '$p': apt-cache is not installed (a Debian 12 host has it)"
+	cand=$(LC_ALL=C apt-cache policy "$p" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | head -n 1)
+	case "$cand" in
+	'' | '(none)')
+		kb_die "$where: packages: '$p' is not a package Debian 12 can install (apt-cache policy $p: no candidate on this host; apt-get update if its lists are old): the workload cannot run" ;;
+	esac
+	WL_PKG_OK[$p]=$cand
+}
+
+# wl_command POINT VCPUS VARIANT: the command line of a program point:
+# {PARAM} replaced by the value of PARAM in POINT (the label
+# "k=v;k2=v2" of wl_points, "none" without parameters), {vcpus} and
+# {variant} by theirs.
+wl_command() {
+	local point=$1 cmd=${WL[command]} kv
+	local -
+	set -f
+	cmd=${cmd//\{vcpus\}/$2}
+	cmd=${cmd//\{variant\}/$3}
+	[ "$point" = none ] && point=
+	for kv in ${point//;/ }; do
+		cmd=${cmd//\{${kv%%=*}\}/${kv#*=}}
+	done
+	printf '%s\n' "$cmd"
+}
+
+# wl_default_run FILE: yes or no, the file's default_run (wl_check_program),
+# read without loading it (no package check): the run without WORKLOADS=
+# takes the files that say yes.
+wl_default_run() {
+	local line key val dr='' cmd=''
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%%#*}
+		case "$line" in *=*) ;; *) continue ;; esac
+		key=${line%%=*}
+		key=${key//[[:space:]]/}
+		val=${line#*=}
+		val=${val//[[:space:]]/}
+		case "$key" in
+		default_run) dr=$val ;;
+		command) cmd=1 ;;
+		esac
+	done <"$1"
+	if [ -n "$dr" ]; then echo "$dr"; elif [ -n "$cmd" ]; then echo no; else echo yes; fi
+}
+
+# wl_files DIR WORKLOADS: the workload files of a run, one a line: each
+# name (DIR/NAME.wl) or path (a .wl file of your own) of the comma
+# separated WORKLOADS, or, when it is empty, every DIR/*.wl whose
+# default_run is yes.
+wl_files() {
+	local dir=$1 w f
+	local -a want=()
+	local -
+	set -f
+	if [ -n "$2" ]; then
+		IFS=, read -r -a want <<<"$2"
+		for w in "${want[@]}"; do
+			case "$w" in
+			*/* | *.wl)
+				[ -f "$w" ] || kb_die "WORKLOADS: no workload file '$w'"
+				printf '%s\n' "$(cd "$(dirname "$w")" && pwd)/$(basename "$w")"
+				continue ;;
+			esac
+			[ -f "$dir/$w.wl" ] || kb_die "WORKLOADS: no workload '$w' (no $dir/$w.wl; have: $(set +f; cd "$dir" && printf '%s ' *.wl))"
+			printf '%s\n' "$dir/$w.wl"
+		done
+		return 0
+	fi
+	set +f
+	for f in "$dir"/*.wl; do
+		[ -f "$f" ] || continue
+		[ "$(wl_default_run "$f")" = no ] || printf '%s\n' "$f"
+	done
 }
 
 # scale_x = PARAM=METRIC ...: on the report's scaling charts, a value of
