@@ -42,6 +42,8 @@ help:
 	@echo "  make test              unit tests and VM tests (TAP, prove)"
 	@echo "  make test-bisect       make bisect-perf on the fixture series (tests/long, ~12 min warm)"
 	@echo "  make fuzz              run every parser's fuzz harness FUZZ_TIME s (fuzz/README.md)"
+	@echo "  make fuzz-kernel       the debug kernels under kfuzz and trinity, FUZZ_KERNEL_TIME min each;"
+	@echo "                         SEED=N replays a run (kernel/fuzz/README.md)"
 	@echo "  make deps              check/install the Debian packages needed"
 	@echo "  make clean             remove build outputs in the repo (not the cache)"
 	@echo "Rooms: orchestrate/ is what bench-compare runs on the host, guest/ what runs in the guest,"
@@ -70,7 +72,7 @@ include $(sort $(wildcard kernel/*.mk images/*.mk bench/*.mk orchestrate/*.mk an
 # make test runs the two suites side by side, each one file at a time: a
 # TCG guest keeps one host core busy and the unit tests use the other.
 TEST_PREREQS := deps kernels image bench-tools check-tools analysis-tools fuzz-tools sanitize-tools \
-	model-tools
+	model-tools kfuzz-tools
 test: $(TEST_PREREQS)
 	prove --timer -j2 --rules='seq=tests/vm/*.t' --rules='seq=tests/unit/*.t' -r tests/vm tests/unit
 
@@ -78,7 +80,7 @@ test-unit: deps bench-tools check-tools analysis-tools fuzz-tools sanitize-tools
 	prove -r tests/unit
 
 # The VM tests need both kernels and the image; they boot guests.
-test-vm: deps kernels image bench-tools check-tools analysis-tools
+test-vm: deps kernels image bench-tools check-tools analysis-tools kfuzz-tools
 	prove -r tests/vm
 
 # Too long for make test's budget (tests/long/): make bisect-perf on the

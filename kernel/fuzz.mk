@@ -24,7 +24,7 @@ $(KFUZZ_BIN): $(TOP)/kernel/fuzz/kfuzz.c $(KFUZZ_HDRS)
 # A long target, not in make test: both debug kernels are built (a cache
 # hit when make test-debug or make kernels DEBUG=1 built them) and each
 # boots once for FUZZ_KERNEL_TIME minutes (kernel/fuzz/run.sh).
-FUZZ_KERNEL_TIME ?= 20
+# FUZZ_KERNEL_TIME: bench.conf (20 minutes)
 fuzz-kernel: deps check-conf kfuzz-tools
 	@set -e; for k in $(DEBUG_KERNELS); do \
 		case $$k in \
