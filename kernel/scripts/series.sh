@@ -125,9 +125,12 @@ git_describe() {
 
 # git_patches: the range as patch files, listed in order. The format is
 # fixed here, whatever the repository's own diff.* and format.* settings
-# say, so that the bytes depend on the commits alone (full blob ids: an
-# abbreviated id grows with the repository). A change to these options
-# changes the patches' bytes: give the directory a new name with it.
+# say, so that a patch's bytes depend on its commit alone: full blob ids
+# (an abbreviated id grows with the repository), and no "n/m" in the
+# subject, so that a commit is the same patch in every range that holds
+# it (a v2 that keeps v1's first patches shares their kernels, and
+# bisect-perf starts after them). A change to these options changes the
+# patches' bytes: give the directory a new name with it.
 git_patches() {
 	local dir=$KBENCH_CACHE/git-series/$g_base_id-$g_head_id tmpd n out
 	if [ ! -f "$dir/series.json" ]; then
@@ -141,7 +144,7 @@ git_patches() {
 			format-patch -q --full-index --no-stat --unified=3 --diff-algorithm=myers \
 			--no-signature --no-cover-letter --no-thread --no-notes --no-attach \
 			--no-base --no-from --no-to --no-cc --no-add-header --no-signoff \
-			--numbered --subject-prefix=PATCH --suffix=.patch --filename-max-length=64 \
+			--no-numbered --subject-prefix=PATCH --suffix=.patch --filename-max-length=64 \
 			-o "$tmpd" "$g_base_id..$g_head_id" 2>&1); then
 			rm -rf "$tmpd"
 			kb_die "SERIES=$spec: git format-patch of $g_base_id..$g_head_id in $g_repo failed: $(printf '%s\n' "$out" | tail -n 1)"
