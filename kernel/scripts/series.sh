@@ -108,7 +108,9 @@ git_resolve() {
 	n=$(git -C "$g_repo" rev-list --count "$g_base_id..$g_head_id")
 	[ "$n" -gt 0 ] ||
 		kb_die "SERIES=$spec: empty range: $g_head is $g_base itself, so $range holds no commits"
-	merge=$(git -C "$g_repo" rev-list --reverse --merges "$g_base_id..$g_head_id" | head -n 1)
+	# the first merge (sed reads all of rev-list's output: no SIGPIPE,
+	# which pipefail would turn into a silent exit)
+	merge=$(git -C "$g_repo" rev-list --reverse --merges "$g_base_id..$g_head_id" | sed -n 1p)
 	[ -z "$merge" ] ||
 		kb_die "SERIES=$spec: commit $merge ($(git -C "$g_repo" log -1 --format=%s "$merge")) in $range is a merge: a merge is not a patch; make the range linear (git rebase $g_base) and give that"
 }
