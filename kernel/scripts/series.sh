@@ -75,8 +75,10 @@ git_resolve() {
 	if ! out=$(git -C "$g_repo" rev-parse --is-bare-repository 2>&1); then
 		kb_die "SERIES=$spec: not a git repository: $g_repo ($(printf '%s' "$out" | head -n 1))"
 	fi
+	# a bare repository, or a .git directory, is the repository itself
+	[ "$out" = true ] || out=$(git -C "$g_repo" rev-parse --is-inside-git-dir 2>/dev/null) || out=false
 	if [ "$out" != true ]; then
-		# a directory inside another repository is not that repository
+		# a directory inside a work tree is not that repository
 		top_dir=$(git -C "$g_repo" rev-parse --show-toplevel 2>/dev/null) || top_dir=
 		if [ -z "$top_dir" ] || [ "$(cd "$top_dir" && pwd -P)" != "$g_repo" ]; then
 			kb_die "SERIES=$spec: not a git repository: $g_repo (it lies inside ${top_dir:-a .git directory}; give the repository's top directory)"

@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 
-echo "1..40"
+echo "1..41"
 for tool in git jq; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "Bail out! $tool is not installed (make deps installs it)"
@@ -121,7 +121,7 @@ t "full index lines, a/ b/ prefixes (diff.noprefix, core.abbrev ignored)" \
 t "no signature, no n/m in the subject (format.* ignored)" bash -c \
 	"! grep -q 'a signature' '$dir'/*.patch && grep -q '^Subject: \[PATCH\] demo: add d' '$dir/0002-demo-add-d.patch' && grep -q '^diff --git a/demo.c b/demo.c' '$dir/0002-demo-add-d.patch'"
 
-# 9-14: the same range, the same directory and bytes
+# 9-15: the same range, the same directory and bytes
 sha_all() { while IFS= read -r p; do kb_sha256_file "$p"; done <"$1"; }
 sha_all "$tmp/list1" >"$tmp/sha1"
 series "$spec" "$tmp/w" >"$tmp/list2"
@@ -139,12 +139,14 @@ k1=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
 series "git:$r:v6.12..topic~1" "$tmp/w" >"$tmp/list5"
 t "a commit is the same patch in every range holding it (v1's 2 patches in v2's 3)" \
 	cmp <(sha_all "$tmp/list5") <(head -n 2 "$tmp/sha1")
+t "the repository's .git directory is the repository" \
+	cmp "$tmp/list1" <(series "git:$r/.git:v6.12..topic" "$tmp/w")
 git clone -q "$r" "$HOME/src/linux"
 git -C "$HOME/src/linux" branch -q topic origin/topic
 t "~ is the home directory; a clone's same range: the same directory" \
 	cmp "$tmp/list1" <(series "git:~/src/linux:v6.12..topic" "$tmp/w")
 
-# 15-20: what the range was, for build-info.json and the fingerprint
+# 16-21: what the range was, for build-info.json and the fingerprint
 series --describe "$spec" >"$tmp/desc.json" 2>"$tmp/desc.err" || true
 # shellcheck disable=SC2016 # jq's variables
 t "--describe: repository, range, base and head, as given" jq -e --arg r "$r" --arg s "$spec" \
@@ -160,7 +162,7 @@ is "--describe ~/src/linux: the repository's full path" \
 is "--describe of a patch directory prints nothing" \
 	"$(series --describe "$top/tests/fixtures/kernel/dir")" ""
 
-# 21-25: build-info.json (build-info.sh as build.sh calls it) and the
+# 22-26: build-info.json (build-info.sh as build.sh calls it) and the
 # fingerprint a run writes from it (orchestrate/fingerprint.sh)
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\necho "fakecc 1.0"\n' >"$tmp/bin/fakecc"
@@ -204,7 +206,7 @@ else
 	diag "$(cat "$tmp/fp.out")"
 fi
 
-# 26-37: each bad input is a named error, exit 1, and writes no patches
+# 27-38: each bad input is a named error, exit 1, and writes no patches
 ndirs() { find "$KBENCH_CACHE/git-series" -mindepth 1 -maxdepth 1 | wc -l; }
 before=$(ndirs)
 # refused NAME SPEC WANT: series.sh exits 1 with one error line matching WANT
@@ -242,7 +244,7 @@ refused "no range" "git:$r" "want git:<repo>:<base>..<head>"
 refused "a symmetric difference" "git:$r:v6.12...topic" "symmetric difference"
 is "no patch directory was written by a refused range" "$(ndirs)" "$before"
 
-# 38: a patch that does not apply names its commit, its subject, the hunk
+# 39: a patch that does not apply names its commit, its subject, the hunk
 fake_tree "$tmp/distro2" lib/missing.c
 series "git:$r:v6.12..bad" "$tmp/w" >"$tmp/bad.list"
 bad_id=$(git -C "$r" rev-parse bad)
@@ -257,7 +259,7 @@ else
 	diag "$(cat "$tmp/apply2.err")"
 fi
 
-# 39-40: make regression-check names NEW= with the same errors, before
+# 40-41: make regression-check names NEW= with the same errors, before
 # any build (orchestrate/regress.sh)
 rc=0
 NEW="git:$r:v6.12..merged" "$top/orchestrate/regress.sh" >"$tmp/reg.out" 2>&1 || rc=$?
