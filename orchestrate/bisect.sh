@@ -3,15 +3,21 @@
 # make bisect-perf: which patch of NEW's series made it slower than GOOD?
 #
 #   NEW=<series> [GOOD=baseline|<series>] WORKLOAD=W [POINT="P ..."] [METRIC="M ..."] bisect.sh
-#   bisect.sh --targets FILE    (make regression-check BISECT=1: the gate's
-#                                worse rows, workload<TAB>variant<TAB>point<TAB>metric)
+#   bisect.sh --targets FILE [--gate RUN]
+#                               (make regression-check BISECT=1: the gate's
+#                                worse rows, workload<TAB>variant<TAB>point<TAB>metric,
+#                                and its run directory)
 #
 # Step 0 boots NEW's whole series against GOOD, interleaved, on the
 # points asked for (only those: the workload files are narrowed to them);
 # the keys (workload, variant, point, metric) worse there are the
-# regression. Then prefixes of NEW's series (patches 1..k, each a kernel
-# built by kernel/scripts/build.sh and cached by its content key) are
-# bisected: each step boots prefix k against GOOD and decides with the
+# regression. With --gate RUN, the gate's boots of NEW and OLD (RUN's
+# raw/new and raw/old) are step 0's when the gate's plan is the one step
+# 0 would boot (gate_differs below); otherwise a line says why and step
+# 0 boots them as above. Then prefixes of NEW's series (patches 1..k,
+# each a kernel cached by its content key: one that exists, NEW's,
+# OLD's or an earlier step's under any label, is used as it is, and the
+# others are built by kernel/scripts/build.sh) are bisected: each step boots prefix k against GOOD and decides with the
 # adaptive-boots rule (kbstat sequential, analysis/README.md): worse at
 # any regressed key is bad, same or better at all of them good; while a
 # key says "continue", one more boot pair is added, up to BISECT_BOOTS
@@ -50,12 +56,16 @@ kb_conf KBENCH_CACHE SERIES GOOD BISECT_BOOTS BISECT_GOOD QUICK DEBUG
 kbstat=$top/build/analysis/kbstat
 abspath() { case "$1" in /* | git:*) printf '%s\n' "$1" ;; *) printf '%s\n' "$top/$1" ;; esac; }
 
-targets_file=''
-case "${1:-}" in
---targets) targets_file=$2 ;;
-'') ;;
-*) kb_die "bisect.sh: unknown argument '$1' (usage: bisect.sh [--targets FILE])" ;;
-esac
+targets_file='' gate=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--targets) targets_file=${2:-}; shift 2 ;;
+	--gate)
+		gate=$(cd "${2:-}" 2>/dev/null && pwd) || kb_die "bisect.sh --gate ${2:-}: no such run directory"
+		shift 2 ;;
+	*) kb_die "bisect.sh: unknown argument '$1' (usage: bisect.sh [--targets FILE [--gate RUN]])" ;;
+	esac
+done
 [ -n "${NEW:-}" ] || kb_die "make bisect-perf needs NEW=<series file | patch dir | mbox | git:repo:base..head> (the series to bisect)"
 case "$BISECT_BOOTS" in '' | *[!0-9]* | [0-2]) kb_die "BISECT_BOOTS must be a number of boots a side, 3 or more (3 is the least a verdict needs), not '$BISECT_BOOTS'" ;; esac
 case "$BISECT_GOOD" in each | reuse) ;; *) kb_die "BISECT_GOOD must be each (GOOD boots beside every prefix) or reuse (GOOD boots once; icount only), not '$BISECT_GOOD'" ;; esac
@@ -91,11 +101,13 @@ fi
 # plan of several points may hold a few more), in the plain and the
 # quick matrix alike. Metric '*' is the workload's primary metrics.
 declare -A wl_vcpus=()
-vcpus=''
+vcpus='' all_vcpus=''
 while IFS= read -r w; do
 	f=$top/workloads/$w.wl
 	[ -f "$f" ] || kb_die "WORKLOAD=$w: no $f (have: $(cd "$top/workloads" && printf '%s ' *.wl))"
 	wl_load "$f"
+	# the vCPU counts of the workload's matrix (QUICK=, MATRIX= as set)
+	all_vcpus+=" ${WL[matrix.vcpus]}"
 	declare -A vals=()
 	while IFS=$'\t' read -r tw _ tp _; do
 		if [ "$tw" != "$w" ] || [ "$tp" = '*' ]; then continue; fi
@@ -158,15 +170,12 @@ else
 	"$top/kernel/scripts/series.sh" "$(abspath "$GOOD")" "$run/series/good" >"$run/series/good.list" ||
 		kb_die "GOOD=$GOOD: its series could not be read (above)"
 	sums "$run/series/good.list" >"$run/series/good.sha"
-	"$top/kernel/scripts/series.sh" "$(abspath "$SERIES")" "$run/series/patched" >"$run/series/patched.list" ||
-		kb_die "SERIES=$SERIES: its series could not be read (above)"
 	if [ -n "${KB_GOOD_LABEL:-}" ]; then
 		# regress.sh BISECT=1: OLD's kernel, built under its label
 		good_label=$KB_GOOD_LABEL
-	elif [ "$(sums "$run/series/patched.list")" = "$(cat "$run/series/good.sha")" ]; then
-		"$top/kernel/scripts/build.sh" patched "$(abspath "$SERIES")"
-		good_label=patched
 	else
+		# the patched kernel, or any other of GOOD's content, when it
+		# is built: the key is the content's (build.sh)
 		"$top/kernel/scripts/build.sh" bisect-good "$(abspath "$GOOD")"
 		good_label=bisect-good
 	fi
@@ -189,10 +198,21 @@ fi
 good_key=$(basename "$(readlink -f "$KBENCH_CACHE/labels/$good_label")")
 kb_say "bisect-perf: NEW=$NEW ($total patches) against $good_desc; run $run"
 
+# labels_of DIR: the labels that name the kernel directory DIR
+labels_of() {
+	local l
+	for l in "$KBENCH_CACHE"/labels/*; do
+		[ "$(readlink -f "$l")" != "$1" ] || printf '%s ' "$(basename "$l")"
+	done | sed 's/ $//'
+}
+
 # prefix K of NEW as a kernel: its label under labels/ is printed, or
-# nothing when it does not build (the reason is in the build's log).
+# nothing when it does not build (the reason is in the build's log). A
+# kernel is its content (kernel/scripts/key.sh): a prefix whose kernel
+# exists (NEW's whole series, OLD's, an earlier step's, whatever label
+# built it) is used as it is, without build.sh.
 prefix_kernel() {
-	local k=$1 d=$run/series/p$1 j=0 key
+	local k=$1 d=$run/series/p$1 j=0 key kd
 	if [ "$k" = 0 ]; then
 		"$top/kernel/scripts/build.sh" baseline none >&2 || return 0
 		echo baseline
@@ -203,18 +223,21 @@ prefix_kernel() {
 		j=$((j + 1))
 		ln -sf "$p" "$d/$(printf '%04d' "$j")-$(basename "$p")"
 	done < <(head -n "$k" "$run/series/new.list")
-	# one label, so one worktree: a step recompiles what its patches
-	# change; the key (the patches' bytes) tells the kernels apart
-	if ! "$top/kernel/scripts/build.sh" bisect-perf "$d" >&2; then
-		return 0
-	fi
-	# the key from the patches, not from labels/bisect-perf, which
-	# another build of that label may have moved since
 	"$top/kernel/scripts/series.sh" "$d" "$run/series" >"$d.list"
-	key=$("$top/kernel/scripts/key.sh" bisect-perf "$d.list")
-	[ -f "$KBENCH_CACHE/kernels/$key/bzImage" ] ||
-		kb_die "prefix $k: build.sh succeeded but $KBENCH_CACHE/kernels/$key/bzImage is missing; a bug in bisect.sh's key (kernel/scripts/key.sh -v bisect-perf $d.list shows its inputs)"
-	ln -sfn "$KBENCH_CACHE/kernels/$key" "$KBENCH_CACHE/labels/bisect-perf-${key:0:12}"
+	key=$("$top/kernel/scripts/key.sh" "$d.list")
+	kd=$KBENCH_CACHE/kernels/$key
+	if [ -f "$kd/bzImage" ] && [ -f "$kd/build-info.json" ]; then
+		kb_say "prefix $k/$total: kernel ${key:0:12} exists (labels: $(labels_of "$kd")): no build" >&2
+	else
+		# one label, so one worktree: a step recompiles what its
+		# patches change; the key (their bytes) tells the kernels apart
+		"$top/kernel/scripts/build.sh" bisect-perf "$d" >&2 || return 0
+		[ -f "$kd/bzImage" ] ||
+			kb_die "prefix $k: build.sh succeeded but $kd/bzImage is missing; a bug in bisect.sh's key (kernel/scripts/key.sh -v $d.list shows its inputs)"
+	fi
+	# a label of the key's own, not labels/bisect-perf, which another
+	# build of that label may move
+	ln -sfn "$kd" "$KBENCH_CACHE/labels/bisect-perf-${key:0:12}"
 	echo "bisect-perf-${key:0:12}"
 }
 
@@ -303,6 +326,61 @@ if [ -n "$ref" ] && [ "$(cat "$ref/good.key" 2>/dev/null)" = "$good_key" ]; then
 	[ "$(nboots "$good_from_ref")" -ge 3 ] || good_from_ref=''
 fi
 
+# gate_differs RUN NEW_KEY: why the gate's boots of OLD and NEW (RUN,
+# made by regress.sh) cannot be step 0's, or nothing when they can: the
+# same two kernels (by key), OLD booted in that run (not REF='s stored
+# samples), 3 boots a kernel (step 0's first look; BOOTS=auto's added
+# pairs are another plan), the same workload files byte for byte (step
+# 0's are narrowed to the points asked for: the same when those are
+# every point of the gate's), the same vCPU counts, PROFILE, bench
+# binary and guest runner. The rest of what makes the plan (QUICK,
+# MATRIX, CLOCK, MEM, BOOT_TIMEOUT, MODEL, IMAGE, ACCEL, KB_APPEND) is
+# the environment the gate ran in, which regress.sh hands on.
+gate_differs() {
+	local g=$1 a b
+	if [ ! -f "$g/plan.id" ] || [ ! -d "$g/raw/old" ] || [ ! -d "$g/raw/new" ]; then
+		echo "$g has no plan.id, raw/old or raw/new"
+		return 0
+	fi
+	if grep -q '^REF=.' "$g/revisions.txt" 2>/dev/null; then
+		echo "OLD's samples there came from a stored run (REF=), not from boots of its plan"
+		return 0
+	fi
+	a=$(sed -n 's/^kernel old=[^ ]* //p' "$g/plan.id")
+	[ "$a" = "$good_key" ] || { echo "its OLD is kernel ${a:0:12}, GOOD here ${good_key:0:12}"; return 0; }
+	a=$(sed -n 's/^kernel new=[^ ]* //p' "$g/plan.id")
+	[ "$a" = "$2" ] || { echo "its NEW is kernel ${a:0:12}, NEW here ${2:0:12}"; return 0; }
+	a=$(sed -n 's/^boots //p' "$g/plan.id")
+	case "$a" in
+	3 | 'auto: first 3, max '*) ;;
+	*) echo "it booted each kernel $a times (BOOTS=), step 0 boots 3 first"; return 0 ;;
+	esac
+	! grep -q '^added ' "$g/plan.id" || { echo "BOOTS=auto added boot pairs to it, step 0 boots 3 a kernel first"; return 0; }
+	if [ "$(nboots "$g/raw/old")" = 0 ] || [ "$(nboots "$g/raw/new")" = 0 ]; then
+		echo "OLD or NEW completed no boot there"
+		return 0
+	fi
+	a=$(sed -n 's/^profile //p' "$g/plan.id")
+	[ "$a" = "${PROFILE:-0}" ] || { echo "it ran with PROFILE=$a, step 0 with PROFILE=${PROFILE:-0}"; return 0; }
+	a=$(cd "$g/workloads" 2>/dev/null && printf '%s ' *.wl)
+	b=$(cd "$run/wl" && printf '%s ' *.wl)
+	[ "$a" = "$b" ] || { echo "it ran the workloads $a, step 0 runs $b"; return 0; }
+	for a in "$run"/wl/*.wl; do
+		cmp -s "$a" "$g/workloads/${a##*/}" ||
+			{ echo "step 0's ${a##*/} is narrowed to the points asked for, the gate ran more of its matrix"; return 0; }
+	done
+	a=$(sed -n 's/^vcpus \([0-9]*\):.*/\1/p' "$g/plan.id" | sort -n | paste -sd' ' -)
+	# shellcheck disable=SC2086 # lists of numbers
+	b=$(printf '%s\n' ${BENCH_VCPUS:-$all_vcpus} | sort -nu | paste -sd' ' -)
+	[ "$a" = "$b" ] || { echo "it booted at $a vCPUs, step 0 at $b"; return 0; }
+	a=$(find "$g/payload" -path '*/bin/kbbench' | sort | head -n 1)
+	{ [ -n "$a" ] && cmp -s "$a" "$top/build/bench/kbbench"; } ||
+		{ echo "build/bench/kbbench is not the one its guests ran"; return 0; }
+	a=$(find "$g/payload" -mindepth 2 -maxdepth 2 -name run | sort | head -n 1)
+	{ [ -n "$a" ] && cmp -s "$a" "$top/guest/run.sh"; } ||
+		{ echo "guest/run.sh is not the one its guests ran"; return 0; }
+}
+
 # step S K LABEL: boot prefix K (kernel LABEL) against GOOD in rounds
 # until the rule decides every key; sets verdict to bad, good, undecided
 # or skip, and last_sd to the step's directory
@@ -316,14 +394,20 @@ step() {
 	mkdir -p "$sd/merged/raw" "$sd/merged/workloads"
 	cp "$run"/wl/*.wl "$sd/merged/workloads/"
 	# GOOD's boots: step 0's (or BISECT_REF's) when they are reused
-	if [ "$s" = 0 ] && [ -n "$good_from_ref" ]; then
+	if [ "$s" = 0 ] && [ -n "$gate_ok" ]; then
+		# the gate's boots (--gate): OLD's are GOOD's, NEW's prefix k's
+		link_boots "$gate/raw/old" "$sd/merged/raw/good"
+		link_boots "$gate/raw/new" "$sd/merged/raw/p$k"
+		from=gate
+		kb_say "step 0: NEW's and OLD's boots are the gate's ($gate, $(nboots "$sd/merged/raw/p$k") + $(nboots "$sd/merged/raw/good") boots, the same plan): none booted"
+	elif [ "$s" = 0 ] && [ -n "$good_from_ref" ]; then
 		link_boots "$good_from_ref" "$sd/merged/raw/good"
 		from=ref
 	elif [ "$s" != 0 ] && [ "$BISECT_GOOD" = reuse ]; then
 		link_boots "$good_boots" "$sd/merged/raw/good"
 	fi
 	rp=$(ref_boots "$key")
-	if [ -n "$rp" ] && [ "$(nboots "$rp")" -ge 3 ]; then
+	if [ "$from" != gate ] && [ -n "$rp" ] && [ "$(nboots "$rp")" -ge 3 ]; then
 		link_boots "$rp" "$sd/merged/raw/p$k"
 		from=ref
 		kb_say "step $s: prefix $k/$total: its $(nboots "$rp") boots from BISECT_REF=$ref"
@@ -341,7 +425,7 @@ step() {
 		fi
 		b=1
 		[ "$(nboots "$sd/merged/raw/p$k")" != 0 ] || b=3
-		if [ "$r" = 1 ] && [ "$from" = ref ] && [ "$(nboots "$sd/merged/raw/p$k")" != 0 ]; then
+		if [ "$r" = 1 ] && [ "$from" != '' ] && [ "$(nboots "$sd/merged/raw/p$k")" != 0 ]; then
 			kargs=()
 		else
 			kargs+=(--kernel "p$k=$label")
@@ -407,6 +491,21 @@ keys=$targets
 kb_say "step 0: NEW (prefix $total/$total) against GOOD"
 new_label=$(prefix_kernel "$total")
 [ -n "$new_label" ] || kb_die "NEW=$NEW does not build as a whole (see the build log named above): nothing to bisect"
+gate_ok=''
+if [ -n "$gate" ]; then
+	why=$(gate_differs "$gate" "$(basename "$(readlink -f "$KBENCH_CACHE/labels/$new_label")")")
+	if [ -z "$why" ]; then
+		gate_ok=1
+		# the floor the gate used, as a booted round's would be
+		if [ ! -f "$run/floor.arg" ]; then
+			f=$("$here/floor.sh" "$gate")
+			[ -z "$f" ] || floor_arg=(--floor "$f")
+			printf '%s\n' "${floor_arg[@]}" | grep . >"$run/floor.arg" || true
+		fi
+	else
+		kb_say "step 0: the gate's boots of NEW and OLD are not reused: $why; booting them"
+	fi
+fi
 step 0 "$total" "$new_label"
 # reused boots stand for new ones only where a boot's counts do not
 # depend on the host or on when it ran: the icount clock
@@ -501,6 +600,7 @@ knum() { awk -F'\t' -v w="$1" -v v="$2" -v p="$3" -v m="$4" '$2 == w && $3 == v 
 	done <"$run/keys-numbered.tsv"
 	echo "rule:  kbstat sequential (O'Brien-Fleming spending, 5 % one-sided),"
 	echo "       3 to $BISECT_BOOTS boots a side; GOOD's boots: $BISECT_GOOD${ref:+, boots from BISECT_REF}"
+	[ -z "$gate_ok" ] || echo "       step 0's boots: the gate's ($gate)"
 	echo "clock: $(jq -r '[.results[].clock] | unique | join(", ")' "$run/results.json"); ratio = prefix / GOOD, interval at the rule's level"
 	echo
 	printf '%-4s %-6s %-12s %-6s %-31s %s\n' step prefix kernel boots "ratio [interval] level" verdict
@@ -556,7 +656,8 @@ cp "$run/bisect.log" "$run/summary.txt"
 # The history store: step 0 as results.json, each step as step-NN.json,
 # and every kernel compared (from this run's boots or BISECT_REF's).
 fps=()
-mapfile -t fps < <(find "$run/steps" -path '*/rounds/r*/fingerprint.json' | sort; [ -z "$ref" ] || echo "$ref/fingerprint.json")
+mapfile -t fps < <(find "$run/steps" -path '*/rounds/r*/fingerprint.json' | sort; [ -z "$ref" ] || echo "$ref/fingerprint.json"
+	[ -z "$gate_ok" ] || echo "$gate/fingerprint.json")
 if [ "${#fps[@]}" -gt 0 ]; then
 	names=$(tail -n +2 "$run/bisect.tsv" | awk -F'\t' -v g="$good_key" 'BEGIN { print "good\t" g }
 		$3 != "-" { print "p" $2 "\t" $3 }' | sort -u | jq -R 'split("\t") | {(.[0]): .[1]}' | jq -s add)

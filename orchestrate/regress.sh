@@ -10,7 +10,9 @@
 # 0 otherwise. REF=reports/<id> takes OLD's samples (its "patched" kernel)
 # from a stored run instead of booting OLD again, if the fingerprints match.
 # BISECT=1: on a regression, make bisect-perf of NEW against OLD on the
-# rows that failed the gate (orchestrate/bisect.sh), then exit 1.
+# rows that failed the gate (orchestrate/bisect.sh), then exit 1; its
+# step 0 is the gate's boots of NEW and OLD when the plan is the same
+# (bisect.sh --gate), and NEW's and OLD's kernels are not built again.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -156,7 +158,7 @@ if [ "$rc" != 0 ]; then
 		if [ -s "$run/bisect-targets.tsv" ]; then
 			kb_say "BISECT=1: bisecting NEW's series against OLD on the $(grep -c . "$run/bisect-targets.tsv") worse row(s)"
 			GOOD=$OLD KB_GOOD_LABEL=$old_label KB_BISECT_LOG_TO=$run/bisect.log \
-				"$here/bisect.sh" --targets "$run/bisect-targets.tsv" || true
+				"$here/bisect.sh" --targets "$run/bisect-targets.tsv" --gate "$run" || true
 			# the report again, with the bisect log after the gate
 			if [ -f "$run/bisect.log" ]; then
 				RESULTS=$run/new-vs-old.json BASE=old NEW_LABEL=new "$top/analysis/report.sh" "$run"

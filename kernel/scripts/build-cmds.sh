@@ -19,9 +19,12 @@ kbc_am() {
 	git -C "$1" am --keep-cr "$2"
 }
 
-# kbc_setup WORKTREE OUTDIR LABEL: the make command line for WORKTREE built
-# in OUTDIR, with release string <version>-kb-LABEL. Sets kmake_args,
-# kbc_build_cmd (the build itself) and kbc_image (the result, in OUTDIR).
+# kbc_setup WORKTREE OUTDIR TAG: the make command line for WORKTREE built
+# in OUTDIR, with release string <version>-kbTAG. TAG comes from the
+# kernel's content (build.sh: the key's first 8 hex digits, -debug
+# after them for DEBUG=1), never from its label, so that one content is
+# one kernel whatever it is called. Sets kmake_args, kbc_build_cmd (the
+# build itself) and kbc_image (the result, in OUTDIR).
 kbc_setup() {
 	kbc_wt=$1
 	kbc_out=$2
@@ -32,7 +35,7 @@ kbc_setup() {
 	kmake_args=(-C "$kbc_wt" O="$kbc_out" -j"$JOBS"
 		CC="ccache $KCC" HOSTCC="ccache gcc"
 		KCFLAGS="-fno-var-tracking"
-		LOCALVERSION="-kb-$3"
+		LOCALVERSION="-kb$3"
 		KBUILD_BUILD_TIMESTAMP="1970-01-01"
 		KBUILD_BUILD_USER=kbench KBUILD_BUILD_HOST=kbench)
 	# shellcheck disable=SC2034 # build.sh runs it and copies the image

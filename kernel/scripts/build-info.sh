@@ -5,6 +5,9 @@
 #
 #   build-info.sh LABEL KEY SOURCE VERSION RELEASE TREE CONFIG FRAGMENT LIST SECONDS [DESC]
 #
+# LABEL is the name the build was asked for, used in errors only: the
+# kernel's directory is keyed by its content, so any number of labels
+# may name it (labels/), and build-info.json records none of them.
 # SOURCE is "<package> <version>"; VERSION and RELEASE are make
 # kernelversion and kernelrelease; TREE is the kernel's git worktree, at
 # the built commit, with the tag kbench-base at the base; CONFIG is the
@@ -41,7 +44,7 @@ base=$(git -C "$tree" rev-parse kbench-base)
 mapfile -t subjects < <(git -C "$tree" log --reverse --format=%s kbench-base..HEAD)
 npatches=$(grep -c . "$list" || true)
 [ "${#subjects[@]}" -eq "$npatches" ] ||
-	kb_die "$tree: ${#subjects[@]} commits on kbench-base, but $list names $npatches patches"
+	kb_die "kernel $label: $tree: ${#subjects[@]} commits on kbench-base, but $list names $npatches patches"
 commits=()
 if [ -n "$desc" ] && [ -s "$desc" ]; then
 	ids=$(jq -r '.commits[].commit' "$desc") || kb_die "$desc: not series.sh --describe's JSON"
@@ -51,7 +54,6 @@ if [ -n "$desc" ] && [ -s "$desc" ]; then
 fi
 
 printf '{\n'
-printf '  "label": "%s",\n' "$(kb_json_str "$label")"
 printf '  "key": "%s",\n' "$(kb_json_str "$key")"
 printf '  "base_version": "%s",\n' "$(kb_json_str "$source")"
 printf '  "kernel_version": "%s",\n' "$(kb_json_str "$version")"

@@ -4,14 +4,17 @@
 #
 #   build.sh LABEL SPEC
 #
-# LABEL names the kernel (baseline, patched, new, ...) and sets its
-# release string; SPEC is a series spec for series.sh ("none" for the
-# baseline). With DEBUG=1 the kernel is LABEL-debug: the same series with
-# $KCONFIG_DEBUG_FRAGMENT merged after the Kconfig fragment (KASAN,
-# lockdep; make test-debug boots them). The result is $KBENCH_CACHE/kernels/<key>/ with bzImage,
+# LABEL names the kernel (baseline, patched, new, ...); SPEC is a series
+# spec for series.sh ("none" for the baseline). With DEBUG=1 the kernel
+# is LABEL-debug: the same series with $KCONFIG_DEBUG_FRAGMENT merged
+# after the Kconfig fragment (KASAN, lockdep; make test-debug boots
+# them). The result is $KBENCH_CACHE/kernels/<key>/ with bzImage,
 # vmlinux, config and build-info.json, and the link
-# $KBENCH_CACHE/labels/LABEL pointing at it. Unchanged inputs: nothing is
-# rebuilt.
+# $KBENCH_CACHE/labels/LABEL pointing at it. The key is the content's
+# (key.sh), not the label's: the release string is <version>-kb<the
+# key's first 8 hex digits>[-debug], so a second label of the same
+# series, config and toolchain points at the same directory and nothing
+# is built. Unchanged inputs: nothing is rebuilt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -65,15 +68,17 @@ cp -f "$list" "$work/series.list.tmp.$$"
 mv -f "$work/series.list.tmp.$$" "$work/series.list"
 npatches=$(grep -c . "$list" || true)
 
-key=$("$here/key.sh" "$label" "$list")
+key=$("$here/key.sh" "$list")
 kdir=$KBENCH_CACHE/kernels/$key
 link=$KBENCH_CACHE/labels/$label
 
-if [ -f "$kdir/build-info.json" ] && [ -f "$kdir/bzImage" ]; then
+# cached: LABEL is one more name of the kernel of this content
+cached() {
+	[ -f "$kdir/build-info.json" ] && [ -f "$kdir/bzImage" ] || return 1
 	ln -sfn "$kdir" "$link"
 	kb_say "kernel $label: cached ($npatches patches, key ${key:0:12}) -> $kdir"
-	exit 0
-fi
+}
+! cached || exit 0
 
 log=$KBENCH_CACHE/logs/$label-${key:0:12}.log
 : >"$log"
@@ -82,6 +87,8 @@ kb_say "kernel $label: building ($npatches patches, key ${key:0:12}); log: $log"
 # One kernel build at a time on this machine, and one tree user.
 exec 9>"$KBENCH_CACHE/kernel.lock"
 flock 9
+# the same content under another label may have been built meanwhile
+! cached || exit 0
 
 srcver=$(dpkg-query -W -f='${Version}' "$KERNEL_SRC_PKG" 2>/dev/null) ||
 	kb_die "source package $KERNEL_SRC_PKG is not installed: run make deps (as root) or apt-get install $KERNEL_SRC_PKG"
@@ -125,7 +132,7 @@ mkdir -p "$out"
 kb_say "configure $label"
 # The make command line, the config steps and the build command live in
 # build-cmds.sh, whose text is part of the key.
-kbc_setup "$wt" "$out" "$label"
+kbc_setup "$wt" "$out" "${key:0:8}$sfx"
 # One merge of all fragments, later ones winning: a second merge would
 # bring kvm_guest.config's options back over bench.config's.
 merged=$KCONFIG_FRAGMENT
@@ -265,7 +272,7 @@ cp "$out/vmlinux" "$tmp/vmlinux"
 cp "$out/.config" "$tmp/config"
 cp "$list" "$tmp/series.list"
 [ "$npatches" -eq 0 ] || cp "$work/w1-check.txt" "$tmp/w1-check.txt"
-"$here/key.sh" -v "$label" "$list" >"$tmp/key-inputs.txt"
+"$here/key.sh" -v "$list" >"$tmp/key-inputs.txt"
 
 "$here/build-info.sh" "$label" "$key" "$KERNEL_SRC_PKG $srcver" "$version" "$release" \
 	"$wt" "$out/.config" "$KCONFIG_FRAGMENT" "$list" $((t1 - t0)) "$desc" >"$tmp/build-info.json" ||

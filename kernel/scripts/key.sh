@@ -4,14 +4,17 @@
 # determines it. With -v, print the inputs instead (for build-info.json
 # and for debugging a cache miss).
 #
-#   key.sh [-v] LABEL LISTFILE
+#   key.sh [-v] LISTFILE
 #
-# Inputs: label (it sets the release string), source package version,
-# Kconfig fragment (with DEBUG=1 the debug fragment too), every patch's
-# bytes in order, compiler and pahole versions, and the commands and flags that apply, configure and build:
-# the text of build-cmds.sh without its comment and blank lines. The rest
-# of the scripts (progress, checks, error messages) is not an input, so
-# rewording a message rebuilds nothing.
+# Inputs: source package version, Kconfig fragment (with DEBUG=1 the
+# debug fragment too), every patch's bytes in order (LISTFILE names the
+# patch files), compiler and pahole versions, and the commands and flags
+# that apply, configure and build: the text of build-cmds.sh without its
+# comment and blank lines. A kernel's label is not an input: it only
+# names the kernel (labels/LABEL), and the release string is made from
+# this key (build.sh), so two labels of the same inputs are one kernel.
+# The rest of the scripts (progress, checks, error messages) is not an
+# input, so rewording a message rebuilds nothing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -22,9 +25,9 @@ if [ "${1:-}" = -v ]; then
 	verbose=1
 	shift
 fi
-[ $# -eq 2 ] || kb_die "usage: key.sh [-v] LABEL LISTFILE"
-label=$1
-list=$2
+[ $# -eq 1 ] || kb_die "usage: key.sh [-v] LISTFILE (the patch files, one a line; a kernel's label is not part of its key)"
+list=$1
+[ -r "$list" ] || kb_die "key.sh: $list: no such list of patch files"
 
 kb_conf KERNEL_SRC_PKG
 kb_conf KCONFIG_FRAGMENT
@@ -42,7 +45,6 @@ ccver=${KB_CCVER:-$("$KCC" --version | head -n 1)}
 pahole=${KB_PAHOLEVER:-$(pahole --version 2>/dev/null || echo none)}
 
 inputs() {
-	printf 'label %s\n' "$label"
 	printf 'source %s %s\n' "$KERNEL_SRC_PKG" "$srcver"
 	printf 'fragment %s\n' "$(kb_sha256_file "$KCONFIG_FRAGMENT")"
 	if [ "$DEBUG" = 1 ]; then

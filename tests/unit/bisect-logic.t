@@ -12,7 +12,13 @@
 # does not build, every candidate left skipped: the range; a step that
 # stays inconclusive: the range and what would settle it, and with a
 # larger BISECT_BOOTS a pair at a time up to it; NEW that does not
-# build; a bad BISECT_BOOTS, WORKLOAD and POINT.
+# build; a bad BISECT_BOOTS, WORKLOAD and POINT. make regression-check
+# BISECT=1 (regress.sh) builds no kernel twice (a kernel is its content:
+# prefix 8 is NEW's kernel) and its step 0 is the gate's boots of NEW
+# and OLD; a gate whose plan is not step 0's is said on a line and
+# booted again. The stand-in build keeps kernels by the real key.sh's
+# key, as build.sh does, and lists what it builds in builds.tsv; the
+# launcher lists every boot in boots.tsv.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -26,7 +32,7 @@ for c in parallel jq "$top/build/analysis/kbstat"; do
 		exit 1
 	fi
 done
-echo "1..19"
+echo "1..26"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/build/analysis" "$tree/images" "$tree/bench" "$tree/guest" \
@@ -55,14 +61,18 @@ w=$(mktemp -d)
 "$here/series.sh" "$2" "$w" >"$w/list"
 n=$(grep -c . "$w/list" || true)
 case " ${KB_STUB_NOBUILD:-} " in *" $n "*) echo "stub: prefix $n does not build" >&2; exit 1 ;; esac
-key=$("$here/key.sh" "$1" "$w/list")
+key=$("$here/key.sh" "$w/list")
 d=$KBENCH_CACHE/kernels/$key
-mkdir -p "$d" "$KBENCH_CACHE/labels"
-: >"$d/bzImage"
-xargs -r -n 1 basename <"$w/list" >"$d/series.list"
-jq -n --arg l "$1" --arg k "$key" --rawfile p "$d/series.list" '{label: $l, key: $k,
-	base_version: "stub", fragment_sha256: "f", compiler: "c", pahole: "p",
-	patches: ($p | split("\n") | map(select(. != "") | {sha256: ., subject: .}))}' >"$d/build-info.json"
+mkdir -p "$KBENCH_CACHE/labels"
+if [ ! -f "$d/bzImage" ]; then
+	mkdir -p "$d"
+	: >"$d/bzImage"
+	xargs -r -n 1 basename <"$w/list" >"$d/series.list"
+	jq -n --arg k "$key" --rawfile p "$d/series.list" '{key: $k,
+		base_version: "stub", fragment_sha256: "f", compiler: "c", pahole: "p",
+		patches: ($p | split("\n") | map(select(. != "") | {sha256: ., subject: .}))}' >"$d/build-info.json"
+	printf '%s\t%s\t%s\n' "$1" "$n" "$key" >>"$KBENCH_CACHE/builds.tsv"
+fi
 ln -sfn "$d" "$KBENCH_CACHE/labels/$1"
 rm -rf "$w"
 STUB
@@ -85,6 +95,7 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$out/results/raw"
 n=$(grep -c . "$kdir/series.list" || true)
+printf '%s\t%s\n' "$out" "$n" >>"$KBENCH_CACHE/boots.tsv"
 printf '{"image": "%s", "accel": "tcg", "clock": "icount", "vcpus": 1, "qemu_version": "stub", "cmdline": "c", "qemu_cmdline": "q"}\n' "$IMAGE" >"$out/launch.json"
 case " ${KB_STUB_PANIC:-} " in
 *" $n "*) echo 'Kernel panic - not syncing: stub' >"$out/serial.log"; exit 4 ;;
@@ -112,12 +123,14 @@ chmod +x "$tree/images/launch.sh" "$tree/images/check-image.sh" "$tree/build/ben
 
 fx=$top/tests/fixtures/bisect
 # bis NAME SERIES ENV...: bisect.sh in the stub tree, 3 boots a side at
-# most; its exit status in rc, its log in $tmp/NAME.log, the run in run
+# most, with a kernel cache of its own (a kernel in the cache is used
+# without a build, so KB_STUB_NOBUILD needs one that lacks it); its exit
+# status in rc, its log in $tmp/NAME.log, the run in run
 bis() {
 	local name=$1 series=$2
 	shift 2
 	rc=0
-	env KBENCH_CACHE="$tmp/cache" IMAGE="$tmp/image.qcow2" HISTORY_DB="$tmp/history.sqlite" \
+	env KBENCH_CACHE="$tmp/cache-$name" IMAGE="$tmp/image.qcow2" HISTORY_DB="$tmp/history.sqlite" \
 		KB_SRCVER=stub KB_CCVER=stub KB_PAHOLEVER=stub KCONFIG_FRAGMENT="$tmp/frag.config" \
 		NEW="$series" GOOD=baseline WORKLOAD=t POINT= METRIC= VARIANT= BISECT_BOOTS=3 BISECT_GOOD=reuse \
 		BOOTS=3 WORKLOADS= CLOCK= PROFILE=0 MODEL= BOOT_TIMEOUT= RETRIES=0 BENCH_VCPUS= QUICK=0 MEM= \
@@ -191,16 +204,29 @@ said badpoint "error: POINT='vcpus=1;size=3': workload t has no parameter 'size'
 ok "$r" "a POINT with a parameter the workload lacks: refused, naming it"
 
 # make regression-check BISECT=1: NEW (patches 1-8) against OLD (1-4)
-# fails the gate, and the bisect runs against OLD from patch 5 on
-rc=0
-env KBENCH_CACHE="$tmp/cache" IMAGE="$tmp/image.qcow2" HISTORY_DB="$tmp/history.sqlite" \
-	KB_SRCVER=stub KB_CCVER=stub KB_PAHOLEVER=stub KCONFIG_FRAGMENT="$tmp/frag.config" \
-	NEW="$fx/slow5.series" OLD="$fx/none.series" SERIES="$fx/slow1.series" REF= BISECT=1 \
-	GOOD=baseline WORKLOAD= POINT= METRIC= VARIANT= BISECT_BOOTS=3 BISECT_GOOD=reuse \
-	KB_STUB_EFFECT=0005:1.3 BOOTS=3 WORKLOADS= CLOCK= PROFILE=0 MODEL= BOOT_TIMEOUT= RETRIES=0 \
-	BENCH_VCPUS= QUICK=0 MEM= BOOT_JOBS=2 DEBUG=0 HISTORY=0 KBSTAT="$tree/build/analysis/kbstat" \
-	"$tree/orchestrate/regress.sh" >"$tmp/rc.log" 2>&1 || rc=$?
-run=$(sed -n 's/^kbench: \[[^]]*\] bisect log: \(.*\)\/bisect.log$/\1/p' "$tmp/rc.log" | tail -n 1)
+# fails the gate, and the bisect runs against OLD from patch 5 on; in a
+# cache of its own, to count the builds (the baseline built first, as
+# make regression-check's prerequisites do)
+rcache=$tmp/cache-rc
+# regression NAME ENV...: regress.sh BISECT=1 in the stub tree, into
+# $rcache; its exit status in rc, its log in $tmp/NAME.log, the bisect
+# run in run
+regression() {
+	local name=$1
+	shift
+	rc=0
+	env KBENCH_CACHE="$rcache" IMAGE="$tmp/image.qcow2" HISTORY_DB="$tmp/history.sqlite" \
+		KB_SRCVER=stub KB_CCVER=stub KB_PAHOLEVER=stub KCONFIG_FRAGMENT="$tmp/frag.config" \
+		NEW="$fx/slow5.series" OLD="$fx/none.series" SERIES="$fx/slow1.series" REF= BISECT=1 \
+		GOOD=baseline WORKLOAD= POINT= METRIC= VARIANT= BISECT_BOOTS=3 BISECT_GOOD=reuse \
+		KB_STUB_EFFECT=0005:1.3 BOOTS=3 WORKLOADS= CLOCK= PROFILE=0 MODEL= BOOT_TIMEOUT= RETRIES=0 \
+		BENCH_VCPUS= QUICK=0 MEM= BOOT_JOBS=2 DEBUG=0 HISTORY=0 KBSTAT="$tree/build/analysis/kbstat" \
+		"$@" "$tree/orchestrate/regress.sh" >"$tmp/$name.log" 2>&1 || rc=$?
+	run=$(sed -n 's/^kbench: \[[^]]*\] bisect log: \(.*\)\/bisect.log$/\1/p' "$tmp/$name.log" | tail -n 1)
+}
+KBENCH_CACHE=$rcache KB_SRCVER=stub KB_CCVER=stub KB_PAHOLEVER=stub KCONFIG_FRAGMENT="$tmp/frag.config" \
+	DEBUG=0 "$tree/kernel/scripts/build.sh" baseline none
+regression rc
 is "regression-check BISECT=1: exits 1 (the gate), bisects from patch 5 against OLD: 8, 6, 5 worse" \
 	"$rc $(steps 2>/dev/null)" "1 0:8:worse 1:6:worse 2:5:worse"
 said rc '^first bad patch: 5/8, found in 2 step\(s\) after step 0$' && said rc '^GOOD: +GOOD=.*none.series \(4 patches\)' &&
@@ -211,5 +237,39 @@ rrun=$(sed -n 's/^kbench: \[[^]]*\] report: wrote \(.*\)\/index.html, .*/\1/p' "
 grep -q '^  first bad patch: 5/8' "$rrun/summary.txt" 2>/dev/null &&
 	grep -q '^REGRESSION' "$rrun/summary.txt" && grep -q 'id="bisect"' "$rrun/index.html" && r=0 || r=1
 ok "$r" "... and the regression report leads with the gate, then the bisect log (summary.txt, index.html)"
+
+# Built once: the kernels built are the baseline, OLD, NEW and the two
+# prefixes between; prefix 8 is NEW's kernel (one content, one key,
+# whatever the label), used without a build
+is "regression-check BISECT=1 builds baseline, OLD, NEW, prefixes 6 and 5, each once (no prefix 8)" \
+	"$(cut -f1,2 "$rcache/builds.tsv" 2>/dev/null | tr '\t\n' ': ')" "baseline:0 old:4 new:8 bisect-perf:6 bisect-perf:5 "
+said rc '^kbench: \[[^]]*\] prefix 8/8: kernel [0-9a-f]{12} exists \(labels: .*\bnew\b.*\): no build$' && r=0 || r=1
+ok "$r" "... and the bisect says prefix 8 is the kernel labelled new, not built"
+[ "$r" = 0 ] || grep -n 'prefix 8\|kernel ' "$tmp/rc.log" | sed 's/^/# /'
+
+# Booted once: step 0 is the gate's 3 + 3 boots of NEW and OLD (the same
+# plan); the bisect boots prefixes 6 and 5 only (GOOD reused)
+gate_run=$(sed -n 's/^kbench: \[[^]]*\] report: wrote \(.*\)\/index.html, .*/\1/p' "$tmp/rc.log" | head -n 1)
+is "step 0 boots nothing: 9 gate boots, then 3 of prefix 6 and 3 of prefix 5" \
+	"$(grep -c "^$gate_run/" "$rcache/boots.tsv") $(grep -c '/steps/00-' "$rcache/boots.tsv") $(grep -c '/steps/01-p6/' "$rcache/boots.tsv") $(grep -c '/steps/02-p5/' "$rcache/boots.tsv")" \
+	"9 0 3 3"
+is "... bisect.tsv says step 0's boots came from the gate, 3 + 3" \
+	"$(awk -F'\t' 'NR > 1 && $1 == 0 { print $4 "+" $5, $15 }' "$run/bisect.tsv")" "3+3 gate"
+said rc "^kbench: \[[^]]*\] step 0: NEW's and OLD's boots are the gate's \($gate_run, 3 \+ 3 boots, the same plan\): none booted$" &&
+	said rc "^       step 0's boots: the gate's \($gate_run\)$" && r=0 || r=1
+ok "$r" "... and the bisect says so, on the terminal and in its log"
+
+# Another plan: the gate booted 4 times a kernel, step 0 first boots 3:
+# a line says why, and step 0 boots NEW and OLD (nothing is built: every
+# kernel is in the cache)
+: >"$rcache/builds.tsv"
+: >"$rcache/boots.tsv"
+regression rc4 BOOTS=4
+said rc4 "^kbench: \[[^]]*\] step 0: the gate's boots of NEW and OLD are not reused: it booted each kernel 4 times \(BOOTS=\), step 0 boots 3 first; booting them$" && r=0 || r=1
+ok "$r" "a gate of another plan (BOOTS=4): a line says why its boots are not step 0's"
+[ "$r" = 0 ] || grep -n 'step 0' "$tmp/rc4.log" | sed 's/^/# /'
+is "... step 0 boots NEW and OLD 3 times each, and no kernel is built" \
+	"$(grep -c '/steps/00-p8/' "$rcache/boots.tsv") $(awk -F'\t' 'NR > 1 && $1 == 0 { print $15 }' "$run/bisect.tsv") $(grep -c . "$rcache/builds.tsv")" \
+	"6 - 0"
 
 exit "$fail"

@@ -76,20 +76,22 @@ export KCONFIG_FRAGMENT=$tmp/frag.config
 printf 'CONFIG_BPF=y\n' >"$KCONFIG_FRAGMENT"
 cp -r "$fx/patches/demo" "$tmp/kp"
 ls "$tmp"/kp/*.patch >"$tmp/k.list"
-k1=$("$ks/key.sh" patched "$tmp/k.list")
-k2=$("$ks/key.sh" patched "$tmp/k.list")
+k1=$("$ks/key.sh" "$tmp/k.list")
+k2=$("$ks/key.sh" "$tmp/k.list")
 check "key is stable for identical inputs" test "$k1" = "$k2"
 printf ' ' >>"$tmp/kp/0002-demo-add-d.patch"
-k3=$("$ks/key.sh" patched "$tmp/k.list")
+k3=$("$ks/key.sh" "$tmp/k.list")
 check "key changes when one patch byte changes" test "$k1" != "$k3"
 printf '# CONFIG_DRM is not set\n' >>"$KCONFIG_FRAGMENT"
-k4=$("$ks/key.sh" patched "$tmp/k.list")
+k4=$("$ks/key.sh" "$tmp/k.list")
 check "key changes when the config fragment changes" test "$k3" != "$k4"
-k5=$(KB_CCVER="gcc 13.1.0" "$ks/key.sh" patched "$tmp/k.list")
+k5=$(KB_CCVER="gcc 13.1.0" "$ks/key.sh" "$tmp/k.list")
 check "key changes when the compiler changes" test "$k4" != "$k5"
 : >"$tmp/empty.list"
-kb=$("$ks/key.sh" baseline "$tmp/empty.list")
-kp=$("$ks/key.sh" patched "$tmp/empty.list")
-check "empty series: patched and baseline still differ (own release)" test "$kb" != "$kp"
+kb=$("$ks/key.sh" "$tmp/empty.list")
+: >"$tmp/empty.series"
+"$ks/series.sh" "$tmp/empty.series" "$tmp" >"$tmp/empty-quilt.list"
+kp=$("$ks/key.sh" "$tmp/empty-quilt.list")
+check "an empty quilt series is the baseline's kernel: one key (a label is not part of it)" test "$kb" = "$kp"
 
 exit "$fail"
