@@ -1,0 +1,33 @@
+# fio random 4 KiB reads with O_DIRECT from the workload's own virtio
+# disk (disks = virtio-blk: a scratch disk of its own in every boot,
+# $KB_DISK1 in the guest), through libaio at queue depth 1 and 16, for
+# 3 s a sample; fio's JSON gives IOPS, bandwidth and the completion
+# latency percentiles. This is the block layer and virtio-blk path a
+# block series changes; the host file behind the disk sits in the
+# host's page cache, so what differs between kernels is the guest's
+# side. A program workload (README.md): Debian's fio, parsed by
+# parsers/fio.awk. Not in the default run; select it with
+# WORKLOADS=fio-randread.
+#
+# Points: 2 vCPUs (completions may land on the other CPU), iodepth 1
+# (one read at a time: per-I/O latency) and 16 (the queue kept full:
+# IOPS). The percentiles are fio's --percentile_list, 50 90 99 99.9
+# (read_clat_p50_ns ... read_clat_p99_9_ns). psync at depth 1 gave
+# 11.7 K IOPS, libaio at 8 with 2 jobs 78.6 K, under icount
+# (tests/fixtures/programs/fio-randread*.out). 5 samples after one
+# warm-up: 18 s of reads a point.
+name = fio-randread
+description = fio: random 4 KiB O_DIRECT reads from a virtio-blk disk, libaio, queue depth 1 and 16
+command = fio --name=randread --filename=$KB_DISK1 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth={iodepth} --runtime=3 --time_based --percentile_list=50:90:99:99.9 --output-format=json
+packages = fio
+parser = fio
+default_run = no
+disks = virtio-blk
+primary = read_iops read_clat_p50_ns
+matrix.vcpus = 2
+matrix.iodepth = 1 16
+reps = 5
+warmup = 1
+quick.matrix.iodepth = 1
+quick.reps = 2
+quick.warmup = 0

@@ -1,0 +1,30 @@
+# hackbench (rt-tests): groups of 20 senders and 20 receivers passing
+# 100-byte messages over sockets, as processes or as threads; it
+# prints the time to pass them all. The scheduler's wake-up and the
+# socket path with many runnable tasks: the benchmark scheduler series
+# have quoted for twenty years. A program workload (README.md):
+# Debian's rt-tests, parsed by parsers/hackbench.awk. Not in the
+# default run; select it with WORKLOADS=hackbench.
+#
+# Points: 2 vCPUs; tasks process and threads; 4 groups (160 tasks) of
+# 200 messages: about 2 s of guest time under icount (2 groups of 50
+# took 0.225 s as processes, 0.097 s as threads:
+# tests/fixtures/programs/hackbench-*.out). 10 samples after one warm-up.
+name = hackbench
+description = hackbench: 4 groups of 20 senders and 20 receivers over sockets, processes or threads, total time
+command = hackbench --{tasks} -g {groups} -l {loops}
+packages = rt-tests
+parser = hackbench
+default_run = no
+primary = time_s
+matrix.vcpus = 2
+matrix.tasks = process threads
+matrix.groups = 4
+matrix.loops = 200
+reps = 10
+warmup = 1
+quick.matrix.tasks = process
+quick.matrix.groups = 2
+quick.matrix.loops = 50
+quick.reps = 3
+quick.warmup = 0

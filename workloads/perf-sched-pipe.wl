@@ -1,0 +1,33 @@
+# perf bench sched pipe: two processes pass a token back and forth
+# through a pair of pipes, N round trips; perf reports the time of one
+# (usecs/op). Each round trip is two wake-ups and two context switches,
+# so it measures the scheduler's wake-up and switch path and the pipe's
+# read/write, the path a scheduler series changes (perf's own
+# tools/perf/bench/sched-pipe.c). A program workload (README.md): Debian's
+# linux-perf, parsed by parsers/perf-bench.awk. Not in the default run
+# (default_run: it is not about our series); WORKLOADS=perf-sched-pipe
+# selects it.
+#
+# Points: 1 vCPU (both tasks on one CPU: a switch per message) and 2
+# (the partner runs on the other CPU: cross-CPU wake-ups, IPIs). loops:
+# 100000 round trips take about 1.4 s of guest time under icount (20000
+# took 0.281 s, 14.08 us each, on the patched kernel at 2 vCPUs:
+# tests/fixtures/programs/perf-pipe-l20000.out), long enough that
+# perf's millisecond "Total time" and its usecs/op are steady; 10
+# samples a boot after one warm-up. icount: the guest's time is its
+# instruction count, so the wake-up path's length is what is compared.
+name = perf-sched-pipe
+description = perf bench sched pipe: one pipe round trip between two processes (two wake-ups, two context switches)
+command = perf bench sched pipe -l {loops}
+packages = linux-perf
+parser = perf-bench
+default_run = no
+primary = usecs_per_op
+matrix.vcpus = 1 2
+matrix.loops = 100000
+reps = 10
+warmup = 1
+quick.matrix.vcpus = 1
+quick.matrix.loops = 2000
+quick.reps = 3
+quick.warmup = 0
