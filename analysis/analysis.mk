@@ -7,6 +7,8 @@ KBSTAT_SRC := $(wildcard $(TOP)/analysis/*.c)
 KBSTAT_HDR := $(wildcard $(TOP)/analysis/*.h)
 KBSTAT_CC ?= cc
 KBSTAT_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
+# libjansson reads JSON (json.c): make deps installs it
+KBSTAT_LIBS := -ljansson -lm
 
 .PHONY: analysis-tools report analysis-check history-import history
 
@@ -15,7 +17,10 @@ analysis-tools: $(KBSTAT)
 $(KBSTAT): $(KBSTAT_SRC) $(KBSTAT_HDR)
 	@mkdir -p $(@D)
 	$(if $(filter 1,$(V)),,@echo "  CC      $@";) \
-		$(KBSTAT_CC) $(KBSTAT_CFLAGS) -o $@.tmp $(KBSTAT_SRC) -lm && mv $@.tmp $@
+		$(KBSTAT_CC) $(KBSTAT_CFLAGS) -o $@.tmp $(KBSTAT_SRC) $(KBSTAT_LIBS) || { \
+		echo "kbench: error: kbstat does not build (no jansson.h? make deps)" >&2; \
+		exit 1; }
+	@mv $@.tmp $@
 
 # make report RUN=reports/<id>: regenerate the report from raw data alone.
 report: $(KBSTAT)

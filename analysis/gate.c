@@ -26,12 +26,12 @@
 
 #define WIDTH 80
 
-static int any_failed(const struct jval *fails, const char *kernel)
+static int any_failed(const json_t *fails, const char *kernel)
 {
 	size_t i;
 
-	for (i = 0; fails && fails->type == J_ARR && i < fails->n; i++) {
-		const char *k = json_str(&fails->items[i], "kernel");
+	for (i = 0; i < json_array_size(fails); i++) {
+		const char *k = json_str(json_array_get(fails, i), "kernel");
 
 		if (k && !strcmp(k, kernel))
 			return 1;
@@ -152,7 +152,7 @@ int cmd_gate(int argc, char **argv)
 {
 	struct gate_opts o = { 0 };
 	struct results rs, bl;
-	const struct jval *fails;
+	const json_t *fails;
 	struct series *sv = NULL;
 	size_t i, k, nser = 0, nworse = 0, nund = 0, nabs = 0;
 	int md, have_bl = 0, crash, both_crash;
@@ -242,8 +242,8 @@ int cmd_gate(int argc, char **argv)
 				printf("%sNEW vs baseline: not compared\n", md ? "  - " : "    ");
 			}
 		}
-		for (i = 0; crash && i < fails->n; i++) {
-			const struct jval *fb = &fails->items[i];
+		for (i = 0; crash && i < json_array_size(fails); i++) {
+			const json_t *fb = json_array_get(fails, i);
 			char line[2048];
 
 			if (strcmp(json_str(fb, "kernel") ? json_str(fb, "kernel") : "", rs.new))
@@ -277,8 +277,8 @@ int cmd_gate(int argc, char **argv)
 			text_wrap(stdout, md ? "  - " : "      ", md ? "    " : "      ",
 				  why, WIDTH);
 		}
-		for (i = 0; both_crash && i < fails->n; i++) {
-			const struct jval *fb = &fails->items[i];
+		for (i = 0; both_crash && i < json_array_size(fails); i++) {
+			const json_t *fb = json_array_get(fails, i);
 			char line[2048];
 
 			snprintf(line, sizeof(line), "%s fails to boot or crashes: %s: %s; serial log %s",

@@ -1,36 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Just enough JSON for kbstat (json.c): a writer and a reader for the
- * files kbstat itself writes.
+ * kbstat's JSON (json.c): libjansson reads a file into a json_t tree
+ * (free it with json_decref); jw_* write results and floor files.
  */
 #ifndef KBSTAT_JSON_H
 #define KBSTAT_JSON_H
 
-#include <stddef.h>
+#include <jansson.h>
 #include <stdio.h>
 
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jval {
-	enum jtype type;
-	double num;
-	char *str;
-	size_t n;
-	struct jval *items;	/* array items or object values */
-	char **names;		/* object member names */
-};
-
 /*
- * Parses the NUL-terminated text buf; name is the file it came from, for
- * errors. Returns NULL after printing an error naming it.
+ * Parses the text buf (name: where it came from) or the file path.
+ * Returns NULL after printing an error naming it, line and column.
  */
-struct jval *json_parse(const char *buf, const char *name);
-struct jval *json_parse_file(const char *path);
-/* Frees a tree json_parse returned (NULL is fine). */
-void json_free(struct jval *v);
-const struct jval *json_get(const struct jval *obj, const char *name);
-double json_num(const struct jval *obj, const char *name);
-const char *json_str(const struct jval *obj, const char *name);
+json_t *json_parse(const char *buf, const char *name);
+json_t *json_parse_file(const char *path);
+/* Member name of obj; NULL when obj is not an object or lacks it. */
+const json_t *json_get(const json_t *obj, const char *name);
+/* Member name's number (true 1, false 0); NAN for null, absent or text. */
+double json_num(const json_t *obj, const char *name);
+/* Member name's string; NULL when it is not one. */
+const char *json_str(const json_t *obj, const char *name);
 
 void jw_str(FILE *f, const char *s);
 void jw_num(FILE *f, double x);

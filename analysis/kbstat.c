@@ -724,8 +724,7 @@ static int load_labels(const char *run, struct opts *o, struct raw *raw,
 }
 
 struct floor_tab {
-	const struct jval *items;
-	size_t n;
+	const json_t *floors;	/* the floor file's array */
 };
 
 /*
@@ -739,8 +738,8 @@ static double floor_lookup(const struct floor_tab *ft, const struct key *k,
 	double best = NAN;
 	size_t i;
 
-	for (i = 0; ft && i < ft->n; i++) {
-		const struct jval *e = &ft->items[i];
+	for (i = 0; ft && i < json_array_size(ft->floors); i++) {
+		const json_t *e = json_array_get(ft->floors, i);
 		const char *w = json_str(e, "workload"), *v = json_str(e, "variant");
 		const char *p = json_str(e, "point"), *m = json_str(e, "metric");
 		double fl = json_num(e, "floor");
@@ -1135,7 +1134,7 @@ static int cmd_compare(int argc, char **argv)
 	struct opts o = { 0 };
 	struct raw raw;
 	struct floor_tab ft = { 0 }, *ftp = NULL;
-	struct jval *fj = NULL;
+	json_t *fj = NULL;
 	struct warnings w = { 0 };
 	struct primary_tab pt;
 	struct absent ab;
@@ -1154,19 +1153,19 @@ static int cmd_compare(int argc, char **argv)
 		o.new = o.new_variant;
 	}
 	if (o.floor) {
-		const struct jval *fl;
+		const json_t *fl;
 
 		fj = json_parse_file(o.floor);
 		if (!fj)
 			return 1;
 		fl = json_get(fj, "floors");
 		if (!json_str(fj, "kind") || strcmp(json_str(fj, "kind"), "kbench-floor") ||
-		    !fl || fl->type != J_ARR) {
+		    !json_is_array(fl)) {
 			fprintf(stderr, "kbstat: error: %s: not a kbstat floor file (kind kbench-floor, floors[])\n",
 				o.floor);
 			return 1;
 		}
-		ft = (struct floor_tab){ fl->items, fl->n };
+		ft = (struct floor_tab){ fl };
 		ftp = &ft;
 	}
 	if (primary_load(o.run, &pt))
@@ -1498,7 +1497,7 @@ static void note(int md, const char *fmt, ...)
 static int cmd_summary(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	const struct jval *warns, *fails;
+	const json_t *warns, *fails;
 	struct results rs;
 	const char *floor_file;
 	char *(*cell)[NCOLS], *hdr[NCOLS], buf[512], est[256];
@@ -1706,12 +1705,13 @@ notes:
 		printf(" %s", clocks[i]);
 	printf("%s\n", nclock ? "" : " (none)");
 	warns = json_get(rs.j, "warnings");
-	for (i = 0; warns && warns->type == J_ARR && i < warns->n; i++)
-		if (warns->items[i].type == J_STR)
-			printf("%swarning: %s\n", md ? "- " : "", warns->items[i].str);
+	for (i = 0; i < json_array_size(warns); i++)
+		if (json_is_string(json_array_get(warns, i)))
+			printf("%swarning: %s\n", md ? "- " : "",
+			       json_string_value(json_array_get(warns, i)));
 	fails = json_get(rs.j, "failed_boots");
-	for (i = 0; fails && fails->type == J_ARR && i < fails->n; i++) {
-		const struct jval *fb = &fails->items[i];
+	for (i = 0; i < json_array_size(fails); i++) {
+		const json_t *fb = json_array_get(fails, i);
 
 		if (!i)
 			printf("%sfailed boots (their samples are not in the statistics, which use the complete boots only):\n",

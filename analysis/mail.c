@@ -43,7 +43,7 @@ static int per_run(const struct row *r)
 	if (strncmp(r->verdict, "insufficient", 12))
 		return 0;
 	for (s = 0; s < 2; s++) {
-		const struct jval *g = json_get(r->r, s ? "new" : "base");
+		const json_t *g = json_get(r->r, s ? "new" : "base");
 
 		if (json_num(g, "n") != json_num(g, "boots") || !(json_num(g, "n") > 0))
 			return 0;
@@ -251,7 +251,7 @@ static void print_per_run(const struct results *rs)
 
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->row[i];
-		const struct jval *g = json_get(r->r, "base");
+		const json_t *g = json_get(r->r, "base");
 
 		if (!per_run(r))
 			continue;
@@ -324,19 +324,19 @@ static const struct row *warned_row(const struct results *rs, const char *w)
  */
 static void print_warnings(const struct results *rs)
 {
-	const struct jval *warns = json_get(rs->j, "warnings");
+	const json_t *warns = json_get(rs->j, "warnings");
 	char line[2048];
 	size_t i, k, head = 0, skipped = 0;
 	char *done;
 
-	if (!warns || warns->type != J_ARR)
+	if (!json_is_array(warns))
 		return;
-	done = xcalloc(warns->n + 1);
-	for (i = 0; i < warns->n; i++) {
-		const char *w = warns->items[i].str;
+	done = xcalloc(json_array_size(warns) + 1);
+	for (i = 0; i < json_array_size(warns); i++) {
+		const char *w = json_string_value(json_array_get(warns, i));
 		const struct row *r;
 
-		if (warns->items[i].type != J_STR)
+		if (!w)
 			continue;
 		r = warned_row(rs, w);
 		if (r && strstr(w, "(boot effect: add boots)") && !row_undecided(r)) {
@@ -344,19 +344,19 @@ static void print_warnings(const struct results *rs)
 			skipped++;
 		}
 	}
-	for (i = 0; i < warns->n; i++) {
-		const char *w = warns->items[i].str;
+	for (i = 0; i < json_array_size(warns); i++) {
+		const char *w = json_string_value(json_array_get(warns, i));
 		size_t wl = strcspn(w ? w : "", "/:");
 
-		if (done[i] || warns->items[i].type != J_STR)
+		if (done[i] || !w)
 			continue;
 		if (!head++)
 			puts("warnings:");
 		printf("  %.*s:\n", (int)wl, w);
-		for (k = i; k < warns->n; k++) {
-			const char *o = warns->items[k].str;
+		for (k = i; k < json_array_size(warns); k++) {
+			const char *o = json_string_value(json_array_get(warns, k));
 
-			if (done[k] || warns->items[k].type != J_STR ||
+			if (done[k] || !o ||
 			    strncmp(o, w, wl) || (o[wl] != '/' && o[wl] != ':'))
 				continue;
 			done[k] = 1;
@@ -481,7 +481,7 @@ void summary_mail(const struct results *rs, const struct results *covers,
 	int c;
 	char *done = xcalloc(rs->n + 1), line[2048];
 	const char *clocks[4], *w;
-	const struct jval *fails;
+	const json_t *fails;
 
 	if (rs->kernel)
 		printf("kbench: variant %s vs %s on %s\n", rs->new, rs->base, rs->kernel);
@@ -542,8 +542,8 @@ void summary_mail(const struct results *rs, const struct results *covers,
 	print_why(rs, ord);
 	print_warnings(rs);
 	fails = json_get(rs->j, "failed_boots");
-	for (i = 0; fails && fails->type == J_ARR && i < fails->n; i++) {
-		const struct jval *fb = &fails->items[i];
+	for (i = 0; i < json_array_size(fails); i++) {
+		const json_t *fb = json_array_get(fails, i);
 
 		if (!i)
 			puts("failed boots (not in the statistics, which use the complete boots only):");
@@ -553,7 +553,7 @@ void summary_mail(const struct results *rs, const struct results *covers,
 			 json_str(fb, "reason"), json_str(fb, "serial_log"));
 		text_wrap(stdout, "  ", "    ", line, WIDTH);
 	}
-	if (fails && fails->type == J_ARR && fails->n)
+	if (json_array_size(fails))
 		putchar('\n');
 	free(ord);
 	free(done);

@@ -188,7 +188,7 @@ int primary_is(const struct primary_tab *t, const char *workload,
 	return 0;
 }
 
-static const char *str_or(const struct jval *o, const char *k, const char *dflt)
+static const char *str_or(const json_t *o, const char *k, const char *dflt)
 {
 	const char *s = json_str(o, k);
 
@@ -198,7 +198,7 @@ static const char *str_or(const struct jval *o, const char *k, const char *dflt)
 int results_load(const char *path, const char *run, struct results *rs)
 {
 	struct primary_tab pt = { 0 };
-	struct jval *j;
+	json_t *j;
 
 	memset(rs, 0, sizeof(*rs));
 	if (run && primary_load(run, &pt))
@@ -209,10 +209,10 @@ int results_load(const char *path, const char *run, struct results *rs)
 	return results_rows(rs, j, path, run ? &pt : NULL);
 }
 
-int results_rows(struct results *rs, struct jval *j, const char *path,
+int results_rows(struct results *rs, json_t *j, const char *path,
 		 const struct primary_tab *pt)
 {
-	const struct jval *res;
+	const json_t *res;
 	size_t i;
 
 	memset(rs, 0, sizeof(*rs));
@@ -221,14 +221,14 @@ int results_rows(struct results *rs, struct jval *j, const char *path,
 	rs->base = json_str(rs->j, "base");
 	rs->new = json_str(rs->j, "new");
 	rs->kernel = json_str(rs->j, "kernel");
-	if (!res || res->type != J_ARR || !rs->base || !rs->new) {
+	if (!json_is_array(res) || !rs->base || !rs->new) {
 		fprintf(stderr, "kbstat: error: %s: not a kbstat results file\n", path);
 		return -1;
 	}
-	rs->n = res->n;
-	rs->row = xmalloc((res->n + 1) * sizeof(*rs->row));
-	for (i = 0; i < res->n; i++) {
-		const struct jval *r = &res->items[i], *prim;
+	rs->n = json_array_size(res);
+	rs->row = xmalloc((rs->n + 1) * sizeof(*rs->row));
+	for (i = 0; i < rs->n; i++) {
+		const json_t *r = json_array_get(res, i), *prim;
 		struct row *w = &rs->row[i];
 		int s, judged;
 
@@ -244,7 +244,7 @@ int results_rows(struct results *rs, struct jval *j, const char *path,
 		w->clock = str_or(r, "clock", "?");
 		w->scale = str_or(r, "scale", "ratio");
 		for (s = 0; s < 2; s++) {
-			const struct jval *g = json_get(r, s ? "new" : "base");
+			const json_t *g = json_get(r, s ? "new" : "base");
 
 			w->med[s] = json_num(g, "median");
 			w->lo[s] = json_num(g, "ci_lo");
@@ -259,8 +259,8 @@ int results_rows(struct results *rs, struct jval *j, const char *path,
 		else if (pt)
 			w->sec = primary_is(pt, w->workload, w->metric, 1) ?
 					 SEC_PRIMARY : SEC_JUDGED;
-		else if (prim && prim->type == J_BOOL)
-			w->sec = prim->num ? SEC_PRIMARY : SEC_JUDGED;
+		else if (json_is_boolean(prim))
+			w->sec = json_is_true(prim) ? SEC_PRIMARY : SEC_JUDGED;
 		else
 			w->sec = SEC_PRIMARY;
 	}
@@ -269,7 +269,7 @@ int results_rows(struct results *rs, struct jval *j, const char *path,
 
 void results_free(struct results *rs)
 {
-	json_free(rs->j);
+	json_decref(rs->j);
 	free(rs->row);
 	memset(rs, 0, sizeof(*rs));
 }

@@ -61,7 +61,7 @@ int primary_is(const struct primary_tab *t, const char *workload,
 enum section { SEC_PRIMARY, SEC_JUDGED, SEC_INFO, SEC_NA };
 
 struct row {
-	const struct jval *r;
+	const json_t *r;
 	const char *workload, *variant, *point, *metric, *unit, *better;
 	const char *verdict, *why, *clock, *scale;
 	enum section sec;
@@ -69,7 +69,7 @@ struct row {
 };
 
 struct results {
-	struct jval *j;
+	json_t *j;
 	const char *base, *new;
 	const char *kernel;	/* variant against variant on it; else NULL */
 	struct row *row;	/* in the file's order */
@@ -87,7 +87,7 @@ int results_load(const char *path, const char *run, struct results *rs);
  * then owns; pt as primary_load read it, or NULL as results_load without
  * RUN. Returns -1 after an error naming path.
  */
-int results_rows(struct results *rs, struct jval *j, const char *path,
+int results_rows(struct results *rs, json_t *j, const char *path,
 		 const struct primary_tab *pt);
 void results_free(struct results *rs);
 /* Whether the verdict is "inconclusive" or "insufficient data". */

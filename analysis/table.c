@@ -312,12 +312,12 @@ static int charted(const struct row *r)
 /* ... and those the primary chart draws: n/a rows of a primary metric */
 static int charted_primary(const struct row *r)
 {
-	const struct jval *p;
+	const json_t *p;
 
 	if (r->sec != SEC_NA)
 		return r->sec == SEC_PRIMARY;
 	p = json_get(r->r, "primary");
-	return charted(r) && (!p || p->type != J_BOOL || p->num);
+	return charted(r) && (!json_is_boolean(p) || json_is_true(p));
 }
 
 /* Adds r's side @only (0 base, 1 new; -1: both) at x. */
@@ -819,7 +819,7 @@ static int table_rows(const struct results *rs)
 		const struct row *r = &rs->row[o[i]];
 		const char *f[] = { r->workload, r->variant, r->point, r->metric,
 				    r->unit, r->better };
-		const struct jval *g0 = json_get(r->r, "base"), *g1 = json_get(r->r, "new");
+		const json_t *g0 = json_get(r->r, "base"), *g1 = json_get(r->r, "new");
 		char b[160], e[160];
 		size_t k;
 		int s;

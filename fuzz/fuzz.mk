@@ -53,13 +53,13 @@ define FUZZ_LINK
 endef
 
 $(FUZZ_OUT)/raw_csv: $(TOP)/fuzz/raw_csv.c $(FUZZ_KBSTAT_SRC) $(FUZZ_KBSTAT_HDR)
-	$(call FUZZ_LINK,,$(filter %.c,$^) -lm)
+	$(call FUZZ_LINK,,$(filter %.c,$^) $(KBSTAT_LIBS))
 
 $(FUZZ_OUT)/json: $(TOP)/fuzz/json.c $(FUZZ_KBSTAT_SRC) $(FUZZ_KBSTAT_HDR)
-	$(call FUZZ_LINK,,$(filter %.c,$^) -lm)
+	$(call FUZZ_LINK,,$(filter %.c,$^) $(KBSTAT_LIBS))
 
 $(FUZZ_OUT)/changepoint: $(TOP)/fuzz/changepoint.c $(FUZZ_KBSTAT_SRC) $(FUZZ_KBSTAT_HDR)
-	$(call FUZZ_LINK,,$(filter %.c,$^) -lm)
+	$(call FUZZ_LINK,,$(filter %.c,$^) $(KBSTAT_LIBS))
 
 $(FUZZ_OUT)/irqcompat: $(TOP)/fuzz/irqcompat.c \
 		$(TOP)/kernel/checks/proc-interrupts/irqcompat.c
@@ -84,7 +84,7 @@ define ASAN_LINK
 endef
 
 $(ASAN_OUT)/analysis/kbstat: $(wildcard $(TOP)/analysis/*.c) $(FUZZ_KBSTAT_HDR)
-	$(call ASAN_LINK,-std=c11,$(filter %.c,$^) -lm)
+	$(call ASAN_LINK,-std=c11,$(filter %.c,$^) $(KBSTAT_LIBS))
 
 # As bench.mk builds it: the BPF modules' skeletons, the patched tree's
 # libbpf (bench.mk's KB_* variables).

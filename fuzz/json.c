@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* exactly the input and its NUL: a read past it is caught */
 	char *text = malloc(size + 1);
 	struct results rs;
-	struct jval *j;
+	json_t *j;
 
 	if (!text)
 		abort();

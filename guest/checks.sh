@@ -4,6 +4,9 @@
 # found next to it (kernel/scripts/checks-payload.sh puts them there) as
 #   boot-check RESULTS_DIR/checks/<topic>
 # Each topic's output goes to its log and its exit status to 'status'.
+# The kernel log the topic's check produced goes to dmesg.txt and is
+# judged by the one splat scan (splat-scan.sh, copied next to this
+# script): a splat fails the topic, its report in splats.txt.
 # Exits 1 if any check failed, naming them; 0 when every check passed
 # (or the series brings none).
 #   checks.sh RESULTS_DIR
@@ -18,8 +21,16 @@ for c in "$here"/checks/*/boot-check; do
 	mkdir -p "$out"
 	# on the serial log, so that a kernel splat names its check
 	echo "kbench-check: start $topic" >/dev/console 2>/dev/null || true
+	before=$(dmesg | wc -l)
 	rc=0
 	sh "$c" "$out" >"$out/log" 2>&1 || rc=$?
+	dmesg | tail -n +"$((before + 1))" >"$out/dmesg.txt"
+	src=0
+	bash "$here/splat-scan.sh" "$out/dmesg.txt" >"$out/splats.txt" 2>&1 || src=$?
+	if [ "$src" != 0 ]; then
+		echo "$topic: the kernel logged a splat during the check (checks/$topic/splats.txt)" >>"$out/log"
+		[ "$rc" != 0 ] || rc=1
+	fi
 	echo "$rc" >"$out/status"
 	[ "$rc" = 0 ] || failed="$failed $topic"
 done

@@ -7,7 +7,9 @@
 # boot-check, its scripts and its programs (built by make check-tools
 # into build/checks/<topic>/), not their sources (*.c, *.h) or its
 # documentation (*.md). The payload gets PAYLOAD_DIR/checks.sh
-# (guest/checks.sh) and PAYLOAD_DIR/checks/<topic>/. Prints the topics.
+# (guest/checks.sh) with the one splat scan beside it
+# (PAYLOAD_DIR/splat-scan.sh), and PAYLOAD_DIR/checks/<topic>/. Prints
+# the topics.
 # A patch directory or an mbox brings no checks.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +22,7 @@ spec=$1 pay=$2
 case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
 mkdir -p "$pay/checks"
 cp "$top/guest/checks.sh" "$pay/checks.sh"
+cp "$here/splat-scan.sh" "$pay/splat-scan.sh"
 [ -f "$spec" ] && ! head -n 1 "$spec" | grep -q '^From ' || exit 0
 dir=$(cd "$(dirname "$spec")" && pwd)
 sed -n 's|^[[:space:]]*\(patches/\)\{0,1\}\([^/#[:space:]][^/]*\)/.*|\2|p' "$spec" | awk '!seen[$0]++' |

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Scan kernel logs (a boot's serial.log, a dmesg dump) for splats: KASAN,
-# UBSAN and lockdep reports, BUG, WARNING, RCU and might_sleep splats,
+# UBSAN and lockdep reports, BUG, Oops, WARNING, RCU and might_sleep splats,
 # any Call Trace. For each splat, print the file and line, the test that
 # was running (the last "kbench-run:" or "kbench-check:" marker the guest
 # wrote to its console before it) and the splat itself.
@@ -22,7 +22,7 @@ set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: splat-scan.sh LOG..." >&2; exit 2; }
 
 # One pattern per kind of report (make test-debug, issue 12).
-patterns='BUG:|WARNING:|KASAN:|UBSAN:|possible recursive locking|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|Call Trace'
+patterns='BUG:|WARNING:|Oops|inconsistent lock state|KASAN:|UBSAN:|possible recursive locking|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|Call Trace'
 
 found=0
 for log in "$@"; do

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# guest/checks.sh judges the kernel log of each topic's check with the
+# one splat scan (kernel/scripts/splat-scan.sh, shipped beside it by
+# checks-payload.sh): a WARNING logged while a check runs fails that
+# topic even when its programs passed, the report lands in
+# checks/<topic>/splats.txt, and an allocation failure inside a fault
+# injection window does not. Runs on the host with a stand-in dmesg.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+echo "1..5"
+
+# dmesg prints the log file a topic's boot-check appends to
+mkdir -p "$tmp/bin" "$tmp/pay/checks"
+printf '#!/bin/sh\ncat "%s"\n' "$tmp/kmsg" >"$tmp/bin/dmesg"
+chmod +x "$tmp/bin/dmesg"
+printf '[    1.0] an earlier WARNING: before any check, not theirs\n' >"$tmp/kmsg"
+cp "$top/guest/checks.sh" "$tmp/pay/checks.sh"
+cp "$top/kernel/scripts/splat-scan.sh" "$tmp/pay/splat-scan.sh"
+topic() {
+	mkdir -p "$tmp/pay/checks/$1"
+	printf '#!/bin/sh\n%s\nexit 0\n' "$2" >"$tmp/pay/checks/$1/boot-check"
+}
+topic a-clean "echo '[    2.0] rhash: all good' >>$tmp/kmsg"
+topic b-warn "printf '[    3.0] WARNING: CPU: 1 PID: 7 at kernel/bpf/x.c:12 f+0x1/0x2\n[    3.1] ---[ end trace 0 ]---\n' >>$tmp/kmsg"
+topic c-fault "printf '[    4.0] kbench-fault-injection: begin\n[    4.1] tmcheck: page allocation failure: order:0\n[    4.2] Call Trace:\n[    4.3] kbench-fault-injection: end\n' >>$tmp/kmsg"
+
+rc=0
+PATH=$tmp/bin:$PATH bash "$tmp/pay/checks.sh" "$tmp/res" 2>"$tmp/err" || rc=$?
+ok "$( [ "$rc" = 1 ] && grep -q 'series checks failed: b-warn (' "$tmp/err" && echo 0 || echo 1)" \
+	"a splat during b-warn's check fails the run and names only b-warn (exit $rc: $(cat "$tmp/err"))"
+ok "$( [ "$(cat "$tmp/res/checks/b-warn/status")" = 1 ] &&
+	grep -q 'WARNING: CPU: 1' "$tmp/res/checks/b-warn/splats.txt" &&
+	grep -q 'splat during the check (checks/b-warn/splats.txt)' "$tmp/res/checks/b-warn/log" && echo 0 || echo 1)" \
+	"b-warn: status 1, the splat in splats.txt, the log says where"
+ok "$( [ "$(cat "$tmp/res/checks/a-clean/status")" = 0 ] && [ -f "$tmp/res/checks/a-clean/dmesg.txt" ] && ! grep -q WARNING "$tmp/res/checks/a-clean/dmesg.txt" && echo 0 || echo 1)" \
+	"a-clean passes: the WARNING logged before its check is not in its dmesg.txt"
+ok "$( [ "$(cat "$tmp/res/checks/c-fault/status")" = 0 ] && echo 0 || echo 1)" \
+	"c-fault passes: an allocation failure inside a fault-injection window is expected"
+# a series with no checks still gets the runner and the scan
+"$top/kernel/scripts/checks-payload.sh" "$tmp/no-such.series" "$tmp/p2" >/dev/null 2>"$tmp/err2" || true
+ok "$(cmp -s "$top/kernel/scripts/splat-scan.sh" "$tmp/p2/splat-scan.sh" && echo 0 || echo 1)" \
+	"checks-payload.sh ships the one splat scan beside checks.sh ($(head -c 200 "$tmp/err2"))"
+exit "$fail"
