@@ -77,7 +77,8 @@ check "--reps 12x on compare is an error naming --reps" \
 # Above BOOT_BIG samples the bootstrap draws only the order statistics
 # (binomial halving); it must agree with drawing every sample. Three
 # boots of 10000 samples, built once with each path.
-if ! cc -std=c11 -O2 -DBOOT_BIG=100000000 -o "$tmp/kbstat-draw" "$top"/analysis/*.c -lm; then
+if ! cc -std=c11 -O2 -DBOOT_BIG=100000000 -o "$tmp/kbstat-draw" "$top"/analysis/*.c \
+	"${kbstat_libs[@]}"; then
 	echo "Bail out! kbstat with -DBOOT_BIG does not build"
 	exit 1
 fi
