@@ -7,8 +7,9 @@ KBSTAT_SRC := $(wildcard $(TOP)/analysis/*.c)
 KBSTAT_HDR := $(wildcard $(TOP)/analysis/*.h)
 KBSTAT_CC ?= cc
 KBSTAT_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-# libjansson reads JSON (json.c): make deps installs it
-KBSTAT_LIBS := -ljansson -lm
+# libjansson reads JSON (json.c), libgsl has the distributions (stats.c):
+# make deps installs both
+KBSTAT_LIBS := -ljansson -lgsl -lgslcblas -lm
 
 .PHONY: analysis-tools report analysis-check history-import history
 
@@ -18,7 +19,7 @@ $(KBSTAT): $(KBSTAT_SRC) $(KBSTAT_HDR)
 	@mkdir -p $(@D)
 	$(if $(filter 1,$(V)),,@echo "  CC      $@";) \
 		$(KBSTAT_CC) $(KBSTAT_CFLAGS) -o $@.tmp $(KBSTAT_SRC) $(KBSTAT_LIBS) || { \
-		echo "kbench: error: kbstat does not build (no jansson.h? make deps)" >&2; \
+		echo "kbench: error: kbstat does not build (no jansson.h or gsl/? make deps)" >&2; \
 		exit 1; }
 	@mv $@.tmp $@
 

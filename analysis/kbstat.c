@@ -12,11 +12,13 @@
  *   kbstat summary RESULTS.json [--format txt|md] [--run RUN] [--cover VARIANTS.json]...
  *   kbstat dump RUN                 validated samples as TSV
  *   kbstat table KIND ...           the report's chart and table data (table.c)
- *   kbstat calc median|quartiles|mwu|bh|bootci|fmt|fmtp ARGS   (for the unit tests)
+ *   kbstat calc median|quartiles|mwu|bh|bootci|fmt|fmtp|normal|t|chisq... ARGS
+ *                                                         (for the unit tests)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
+#include <gsl/gsl_errno.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
@@ -74,7 +76,10 @@ static const char *usage_text =
 	"  kbstat calc bh P...\n"
 	"  kbstat calc fmt X [LO HI]     X at the digits [LO, HI] supports\n"
 	"  kbstat calc fmtp P            a p-value as the report shows it\n"
-	"  kbstat calc bootci [--seed N] [--reps N] V... [/ V...]...\n";
+	"  kbstat calc bootci [--seed N] [--reps N] V... [/ V...]...\n"
+	"  kbstat calc normal Z | normal-q P   P(Z >= Z) | z with P(Z >= z) = P\n"
+	"  kbstat calc t T DF | t-q P DF       P(|T| >= T) | t with P(T > t) = P\n"
+	"  kbstat calc chisq X DF              P(chi-square >= X)\n";
 
 static int usage(void)
 {
@@ -1817,6 +1822,16 @@ static int cmd_calc(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			printf("%s%.12g", i ? " " : "", adj[i]);
 		putchar('\n');
+	} else if (!strcmp(what, "normal") && !split && n == 1) {
+		printf("%.17g\n", normal_upper(v[0]));
+	} else if (!strcmp(what, "normal-q") && !split && n == 1) {
+		printf("%.17g\n", normal_upper_quantile(v[0]));
+	} else if (!strcmp(what, "t") && !split && n == 2) {
+		printf("%.17g\n", t_p_two_sided(v[0], v[1]));
+	} else if (!strcmp(what, "t-q") && !split && n == 2) {
+		printf("%.17g\n", t_quantile(v[0], v[1]));
+	} else if (!strcmp(what, "chisq") && !split && n == 2) {
+		printf("%.17g\n", chisq_upper(v[0], v[1]));
 	} else if (!strcmp(what, "bootci") && n) {
 		struct boot_set bs = { 0 };
 		struct group_stats gs;
@@ -1854,6 +1869,12 @@ static int cmd_calc(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/*
+	 * libgsl's default on a domain error or an underflow is abort(): a
+	 * tail too small for a double is 0, and a NaN statistic is shown as
+	 * undefined.
+	 */
+	gsl_set_error_handler_off();
 	if (argc < 2)
 		return usage();
 	if (!strcmp(argv[1], "compare"))

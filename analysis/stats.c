@@ -3,6 +3,8 @@
  * Statistics core: quantiles, Mann-Whitney U, Benjamini-Hochberg and a
  * hierarchical (boot, then sample) bootstrap of the median.
  */
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -569,74 +571,19 @@ int percentile_ci(double *v, size_t n, double level, double *lo, double *hi)
 	return 0;
 }
 
-/* Regularized incomplete beta I_x(a, b): continued fraction (Lentz). */
-static double beta_cf(double a, double b, double x)
-{
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h, num, del;
-	int m;
-
-	if (fabs(d) < 1e-300)
-		d = 1e-300;
-	d = 1 / d;
-	h = d;
-	for (m = 1; m <= 500; m++) {
-		/* even step, then odd step of the fraction */
-		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		d = 1 + num * d;
-		d = fabs(d) < 1e-300 ? 1e300 : 1 / d;
-		c = 1 + num / c;
-		if (fabs(c) < 1e-300)
-			c = 1e-300;
-		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-		d = 1 + num * d;
-		d = fabs(d) < 1e-300 ? 1e300 : 1 / d;
-		c = 1 + num / c;
-		if (fabs(c) < 1e-300)
-			c = 1e-300;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < 1e-15)
-			break;
-	}
-	return h;
-}
-
-static double inc_beta(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-		    b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_cf(a, b, x) / a;
-	return 1 - front * beta_cf(b, a, 1 - x) / b;
-}
-
+/*
+ * The distributions' tails and quantiles are libgsl's; the normal's
+ * upper tail is libm's erfc, as in mwu_test. tests/unit/analysis-special.t
+ * checks each against published tables and Python's statistics module.
+ */
 double normal_upper(double z)
 {
 	return 0.5 * erfc(z / sqrt(2));
 }
 
-/* by bisection: 200 halvings of [-40, 40] reach the double's precision */
 double normal_upper_quantile(double p)
 {
-	double lo = -40, hi = 40;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (normal_upper(mid) > p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
+	return gsl_cdf_ugaussian_Qinv(p);
 }
 
 /* P(|T| >= t) for Student's t with df degrees of freedom. */
@@ -646,26 +593,23 @@ double t_p_two_sided(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return 0;
-	return inc_beta(df / 2, 0.5, df / (df + t * t));
+	/*
+	 * I_x(df/2, 1/2) at x = df / (df + t^2): gsl_cdf_tdist_Q's series
+	 * for df > 30 is off by 4e-9 (relative) at t = 10, df = 31
+	 */
+	return gsl_sf_beta_inc(df / 2, 0.5, df / (df + t * t));
 }
 
-/* q with P(T > q) = upper (0 < upper < 0.5), by bisection. */
+/* q with P(T > q) = upper (0 < upper < 0.5). */
 double t_quantile(double upper, double df)
 {
-	double lo = 0, hi = 1;
-	int i;
+	return gsl_cdf_tdist_Qinv(upper, df);
+}
 
-	while (t_p_two_sided(hi, df) / 2 > upper)
-		hi *= 2;
-	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (t_p_two_sided(mid, df) / 2 > upper)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
+/* P(X >= x) for chi-square with df degrees of freedom; 1 for x <= 0. */
+double chisq_upper(double x, double df)
+{
+	return gsl_cdf_chisq_Q(x, df);
 }
 
 /*
@@ -718,48 +662,6 @@ void welch_ci(const struct welch *w, double level, double *lo, double *hi)
 	*hi = w->diff + q * w->se;
 }
 
-/* Regularized upper incomplete gamma Q(a, x), series or continued fraction. */
-static double gamma_q(double a, double x)
-{
-	double gln = lgamma(a), sum, del, ap, b, c, d, h, an;
-	int i;
-
-	if (x <= 0)
-		return 1;
-	if (x < a + 1) {
-		ap = a;
-		sum = del = 1 / a;
-		for (i = 0; i < 500; i++) {
-			ap += 1;
-			del *= x / ap;
-			sum += del;
-			if (fabs(del) < fabs(sum) * 1e-15)
-				break;
-		}
-		return 1 - sum * exp(-x + a * log(x) - gln);
-	}
-	b = x + 1 - a;
-	c = 1 / 1e-300;
-	d = 1 / b;
-	h = d;
-	for (i = 1; i < 500; i++) {
-		an = -i * (i - a);
-		b += 2;
-		d = an * d + b;
-		if (fabs(d) < 1e-300)
-			d = 1e-300;
-		c = b + an / c;
-		if (fabs(c) < 1e-300)
-			c = 1e-300;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < 1e-15)
-			break;
-	}
-	return exp(-x + a * log(x) - gln) * h;
-}
-
 /*
  * Kruskal-Wallis across boots (tie-corrected H, chi-square k - 1 df):
  * is there a boot effect at all? Gates the spread warning, which with
@@ -800,7 +702,7 @@ static double boot_effect_p(const struct boot_set *bs)
 	if (ties >= n * n * n - n)
 		return 1;
 	h /= 1 - ties / (n * n * n - n);
-	return gamma_q(((double)bs->nboots - 1) / 2, h / 2);
+	return chisq_upper(h, (double)bs->nboots - 1);
 }
 
 /*

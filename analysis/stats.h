@@ -75,8 +75,11 @@ double normal_upper_quantile(double p);
 /* A standard normal draw (Box-Muller). */
 double rng_normal(struct rng *r);
 
+/* P(|T| >= t), and t with P(T > t) = upper, Student's t with df. */
 double t_p_two_sided(double t, double df);
 double t_quantile(double upper, double df);
+/* P(X >= x), chi-square with df degrees of freedom. */
+double chisq_upper(double x, double df);
 
 struct welch {
 	double diff;	/* mean(y) - mean(x) */
