@@ -245,7 +245,7 @@ is "regression-check BISECT=1 builds baseline, OLD, NEW, prefixes 6 and 5, each 
 	"$(cut -f1,2 "$rcache/builds.tsv" 2>/dev/null | tr '\t\n' ': ')" "baseline:0 old:4 new:8 bisect-perf:6 bisect-perf:5 "
 said rc '^kbench: \[[^]]*\] prefix 8/8: kernel [0-9a-f]{12} exists \(labels: .*\bnew\b.*\): no build$' && r=0 || r=1
 ok "$r" "... and the bisect says prefix 8 is the kernel labelled new, not built"
-[ "$r" = 0 ] || grep -n 'prefix 8\|kernel ' "$tmp/rc.log" | sed 's/^/# /'
+[ "$r" = 0 ] || grep -n 'prefix 8\|kernel ' "$tmp/rc.log" | sed 's/^/# /' || true
 
 # Booted once: step 0 is the gate's 3 + 3 boots of NEW and OLD (the same
 # plan); the bisect boots prefixes 6 and 5 only (GOOD reused)
@@ -267,7 +267,7 @@ ok "$r" "... and the bisect says so, on the terminal and in its log"
 regression rc4 BOOTS=4
 said rc4 "^kbench: \[[^]]*\] step 0: the gate's boots of NEW and OLD are not reused: it booted each kernel 4 times \(BOOTS=\), step 0 boots 3 first; booting them$" && r=0 || r=1
 ok "$r" "a gate of another plan (BOOTS=4): a line says why its boots are not step 0's"
-[ "$r" = 0 ] || grep -n 'step 0' "$tmp/rc4.log" | sed 's/^/# /'
+[ "$r" = 0 ] || grep -n 'step 0' "$tmp/rc4.log" | sed 's/^/# /' || true
 is "... step 0 boots NEW and OLD 3 times each, and no kernel is built" \
 	"$(grep -c '/steps/00-p8/' "$rcache/boots.tsv") $(awk -F'\t' 'NR > 1 && $1 == 0 { print $15 }' "$run/bisect.tsv") $(grep -c . "$rcache/builds.tsv")" \
 	"6 - 0"
