@@ -19,7 +19,11 @@ FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra $(SAN_FLAGS) \
 	-fsanitize=fuzzer,address,undefined -DKB_TOP='"$(TOP)"'
 ASAN_CFLAGS := -Wall -Wextra $(SAN_FLAGS) -fsanitize=address,undefined
 
-FUZZ_HARNESSES := raw_csv json irqcompat kbbench_args check_conf wl series changepoint
+# One harness a program workload parser (workloads/parsers/NAME.awk):
+# parse_NAME, '-' as '_'; a new parser gets its own with no edit here.
+FUZZ_PARSERS := $(sort $(basename $(notdir $(wildcard $(TOP)/workloads/parsers/*.awk))))
+FUZZ_HARNESSES := raw_csv json irqcompat kbbench_args check_conf wl series changepoint \
+	$(addprefix parse_,$(subst -,_,$(FUZZ_PARSERS)))
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/,$(FUZZ_HARNESSES))
 
 # The sources of each tool.
@@ -73,6 +77,11 @@ $(FUZZ_OUT)/kbbench_args: $(TOP)/fuzz/kbbench_args.c $(FUZZ_BENCH_SRC) \
 $(FUZZ_OUT)/check_conf $(FUZZ_OUT)/wl $(FUZZ_OUT)/series: \
 		$(FUZZ_OUT)/%: $(TOP)/fuzz/%.c $(FUZZ_SH_SRC)
 	$(call FUZZ_LINK,,$(filter %.c,$^))
+
+# The parsers' harnesses: fuzz/parser.c, built once a parser (KB_PARSER).
+$(FUZZ_OUT)/parse_%: $(TOP)/fuzz/parser.c $(FUZZ_SH_SRC) \
+		$(TOP)/fuzz/parser-driver.sh $(TOP)/workloads/parsers/parse.sh
+	$(call FUZZ_LINK,-DKB_PARSER='"$(subst _,-,$*)"',$(filter %.c,$^))
 
 # Host tools with ASan and UBSan: the unit tests run them once more
 # (tests/unit/sanitizers.t). Same sources and flags as their rooms' own

@@ -41,6 +41,8 @@ fi
 opts() {
 	case "$1" in
 	check_conf | wl | series) echo -timeout=60 -max_len=512 ;;
+	# a program's output: fio's JSON is 10 to 20 KB
+	parse_*) echo -timeout=60 -max_len=24576 ;;
 	*) echo -timeout=10 -close_fd_mask=3 ;;
 	esac
 }

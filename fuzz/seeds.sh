@@ -22,9 +22,16 @@ kbstat=$top/build/analysis/kbstat
 [ -x "$kbstat" ] || kb_die "$kbstat: not built; run make analysis-tools"
 command -v perl >/dev/null || kb_die "perl not found: install it (make deps)"
 
-for h in raw_csv json irqcompat kbbench_args check_conf wl series changepoint; do
-	rm -rf "${out:?}/$h"
-	mkdir -p "$out/$h"
+# the program workloads' parsers: a harness each (fuzz.mk)
+parsers=()
+for p in "$top"/workloads/parsers/*.awk; do
+	p=${p##*/}
+	parsers+=("${p%.awk}")
+done
+for h in raw_csv json irqcompat kbbench_args check_conf wl series changepoint \
+	"${parsers[@]/#/parse_}"; do
+	rm -rf "${out:?}/${h//-/_}"
+	mkdir -p "$out/${h//-/_}"
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -76,6 +83,8 @@ pair qemu2-7.2.interrupts qemu2-7.2.stat statsum-7.2
 # for every point of every workload file, one per line.
 for f in "$top"/workloads/*.wl; do
 	wl_load "$f"
+	# a program workload has no kbbench arguments
+	[ -n "${WL[bench]:-}" ] || continue
 	name=$(basename "$f" .wl)
 	i=0
 	while IFS=$'\t' read -r point extra; do
@@ -103,6 +112,21 @@ printf '%s\n' 'name = all' 'description = every key' 'bench = procirq_read' \
 	'clock = wall' 'timeout = 60' 'disks = virtio-blk,queues=4 virtio-blk' \
 	'primary = ns_per_read' 'matrix.vcpus = 1 2' 'matrix.loops = 1 10' \
 	'matrix.x = a b' 'quick.reps = 1' 'quick.matrix.x = a' >"$out/wl/all.wl"
+
+# parse_NAME: the programs' real output (tests/fixtures/programs/) that
+# the parser NAME reads as a sample (parse.sh exits 0 on it), and one it
+# refuses
+for p in "${parsers[@]}"; do
+	h=parse_${p//-/_}
+	for f in "$fx"/programs/*.out "$fx"/programs/*.yaml "$fx"/programs/*.json; do
+		if sh "$top/workloads/parsers/parse.sh" --parser "$p" --workload w --variant v \
+			--point none --clock icount --rep 1 "$f" >/dev/null 2>&1; then
+			cp "$f" "$out/$h/"
+		fi
+	done
+	[ -n "$(ls -A "$out/$h")" ] || kb_die "parser $p reads none of tests/fixtures/programs/: a parser needs real output there (fuzz/README.md)"
+	cp "$fx/programs/perf-bad-option.out" "$out/$h/refused.out"
+done
 
 # series: the fixtures' quilt file and mbox, and kernel/series.
 cp "$fx/kernel/series" "$out/series/fixture-series"

@@ -12,6 +12,12 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib/tap.sh"
 
 harnesses=(raw_csv json irqcompat kbbench_args check_conf wl series changepoint)
+# and one a program workload parser (fuzz.mk: parse_NAME)
+for p in "$top"/workloads/parsers/*.awk; do
+	p=${p##*/}
+	p=${p%.awk}
+	harnesses+=("parse_${p//-/_}")
+done
 echo "1..$((${#harnesses[@]} + 1))"
 
 make_or_bail fuzz-tools analysis-tools
