@@ -59,15 +59,20 @@ for f in "$workload" "$variant" "$point"; do
 done
 [ -r "$file" ] || die "parser $parser: $file: no such file (did the command write it? the workload's output key names it)"
 
-# The parser's lines; its own stderr is an awk error (a parser bug),
-# passed on as it is.
-rows=$(awk -f "$here/$parser.awk" "$file") && prc=0 || prc=$?
-csv=$(printf '%s\n' "$rows" | awk -F '\t' -v p="$parser" -v f="$file" -v prc="$prc" \
+# The parser's lines, into a file (the output may hold any byte, a NUL
+# too); its own stderr is an awk error (a parser bug), passed on as it is.
+lines=$(mktemp "${TMPDIR:-/tmp}/kbparse.XXXXXX")
+trap 'rm -f "$lines"' EXIT
+prc=0
+awk -f "$here/$parser.awk" "$file" >"$lines" || prc=$?
+csv=$(awk -F '\t' -v p="$parser" -v f="$file" -v prc="$prc" \
 	-v w="$workload" -v v="$variant" -v pt="$point" -v c="$clock" -v r="$rep" '
 function bad(why) {
 	if (!err)
 		err = why
 }
+# what the parser quotes of the output: printable, one line
+{ gsub(/[^\t -~]/, "?") }
 $1 == "error" { bad($2); next }
 /^$/ { next }
 {
@@ -99,7 +104,7 @@ END {
 	}
 	for (i = 1; i <= n; i++)
 		print out[i]
-}') || {
+}' "$lines") || {
 	# the one error line (the rows are printed only when there is none)
 	printf '%s\n' "$csv" >&2
 	exit 1
