@@ -224,7 +224,7 @@ wl_check_program() {
 	while [ "${rest#*KB_DISK}" != "$rest" ]; do
 		rest=${rest#*KB_DISK}
 		d=${rest%%[!0-9]*}
-		if [ -n "$d" ] && [ "$((10#$d))" -gt "$n" ]; then
+		if [ -n "$d" ] && { [ "${#d}" -gt 3 ] || [ "$((10#$d))" -gt "$n" ]; }; then
 			kb_die "$file:${WL_LINE[command]}: command: \$KB_DISK$d, but disks gives $n disk(s)"
 		fi
 	done
