@@ -93,6 +93,7 @@
 #define MAX_VAL		4096
 #define BURST_MAX	2048
 #define BATCH_MAX	96
+#define ITER_KEY	256	/* the iterator deletes keys up to this size */
 #define RING_N		1000
 #define RING_LINE	320
 #define POOL_EXTRA	48	/* traceable functions beside the trigger ones */
@@ -338,18 +339,36 @@ static uint32_t gen_live_map(struct rng *r, const struct model *m)
 static void gen_ids(struct rng *r, struct op *o)
 {
 	uint32_t n = one_in(r, 10) ? MAX_IDS - below(r, 4) : 1 + below(r, 8);
+	/* valid ids are distinct: consecutive pool entries from start */
+	bool trig = n <= 14 && !one_in(r, 3);
+	uint32_t start = below(r, trig ? 14 : 1000);
+	/* two sets in three are all valid; the others break some ids */
+	bool clean = !one_in(r, 3);
 
 	o->nids = n;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t p = below(r, 100);
+		uint32_t p = clean ? 0 : below(r, 100);
 
-		o->idk[i] = p < 85 ? ID_VALID : p < 89 ? ID_DUP :
-			    p < 91 ? ID_ZERO : p < 94 ? ID_RANGE :
-			    p < 96 ? ID_STUB : ID_NONFUNC;
-		o->ida[i] = (uint32_t)rnd(r);
-		/* a valid id: mostly the functions the triggers call */
-		if (o->idk[i] == ID_VALID && !one_in(r, 3))
-			o->ida[i] %= 14;
+		o->idk[i] = p < 75 ? ID_VALID : p < 83 ? ID_DUP :
+			    p < 87 ? ID_ZERO : p < 92 ? ID_RANGE :
+			    p < 95 ? ID_STUB : ID_NONFUNC;
+		switch (o->idk[i]) {
+		case ID_VALID:
+			/* mostly the functions the triggers call */
+			o->ida[i] = trig ? (start + i) % 14 : start + i;
+			break;
+		case ID_DUP:
+			o->ida[i] = i ? below(r, i) : 0;
+			break;
+		case ID_RANGE:
+			o->ida[i] = below(r, 100000);
+			break;
+		case ID_NONFUNC:
+			o->ida[i] = below(r, 6);
+			break;
+		default:
+			o->ida[i] = 0;
+		}
 	}
 	o->cnt = n;
 	if (one_in(r, 25))
@@ -463,9 +482,10 @@ static void gen_op(struct rng *r, struct model *m, struct op *o)
 		o->nids = 1;
 		o->idk[0] = one_in(r, 20) ? PICK(r, ID_ZERO, ID_RANGE, ID_STUB,
 						 ID_NONFUNC) : ID_VALID;
-		o->ida[0] = (uint32_t)rnd(r);
-		if (!one_in(r, 3))
-			o->ida[0] %= 14;
+		o->ida[0] = o->idk[0] == ID_RANGE ? below(r, 100000) :
+			    o->idk[0] == ID_NONFUNC ? below(r, 6) :
+			    o->idk[0] == ID_STUB ? 0 :
+			    below(r, one_in(r, 3) ? 1000 : 14);
 		o->attach = one_in(r, 3) ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY;
 		m->link[o->slot] = true;
 		break;
@@ -573,8 +593,7 @@ static void fmt_op(char *b, size_t n, const struct op *o)
 		OUT(" ids=");
 		for (uint32_t i = 0; i < o->nids; i++)
 			OUT("%s%c%u", i ? "," : "", id_letter[o->idk[i]],
-			    o->idk[i] == ID_ZERO || o->idk[i] == ID_STUB ? 0 :
-			    o->ida[i] % 1000);
+			    o->ida[i]);
 		if (o->cookies)
 			OUT(" x=%#" PRIx64, o->x);
 		break;
@@ -859,12 +878,22 @@ static int load_iter_prog(int map_fd, uint32_t ksize, uint32_t mask,
 	emit(&p, MOV_REG(R6, R1));
 	emit(&p, LDX(BPF_DW, R7, R6, 16));	/* ctx->key */
 	emit_jmp(&p, J_IMM(BPF_JEQ, R7, 0), L_OUT);
-	if (!nodel) {
+	/*
+	 * The verifier takes no read-only buffer as a map key: the key is
+	 * copied to the stack first, so keys of up to ITER_KEY bytes only.
+	 */
+	if (!nodel && ksize <= ITER_KEY) {
 		emit(&p, CALL(BPF_FUNC_get_prandom_u32));
 		emit(&p, AND_IMM(R0, mask));
 		emit_jmp(&p, J_IMM(BPF_JNE, R0, 0), L_WRITE);
+		emit(&p, MOV_REG(R1, FP));
+		emit(&p, ADD_IMM(R1, -ITER_KEY));
+		emit(&p, MOV_IMM(R2, ksize));
+		emit(&p, MOV_REG(R3, R7));
+		emit(&p, CALL(BPF_FUNC_probe_read_kernel));
 		emit_map(&p, R1, map_fd);
-		emit(&p, MOV_REG(R2, R7));
+		emit(&p, MOV_REG(R2, FP));
+		emit(&p, ADD_IMM(R2, -ITER_KEY));
 		emit(&p, CALL(BPF_FUNC_map_delete_elem));
 	}
 	label(&p, L_WRITE);
@@ -1154,7 +1183,7 @@ static uint32_t resolve_id(const struct op *o, const uint32_t *done,
 	case ID_VALID:
 		return S.npool ? S.pool[a % S.npool] : 0;
 	case ID_DUP:
-		return i ? done[a % i] : S.npool ? S.pool[0] : 0;
+		return i && done ? done[a % i] : S.npool ? S.pool[0] : 0;
 	case ID_ZERO:
 		return 0;
 	case ID_RANGE:
@@ -1505,8 +1534,14 @@ static void setup(void)
 		size_t step = tf.n / POOL_EXTRA ? tf.n / POOL_EXTRA : 1;
 
 		for (size_t i = step / 2; i < tf.n && S.npool < 14 + POOL_EXTRA;
-		     i += step)
-			S.pool[S.npool++] = tf.f[i].id;
+		     i += step) {
+			bool dup = false;
+
+			for (uint32_t j = 0; j < S.npool; j++)
+				dup |= S.pool[j] == tf.f[i].id;
+			if (!dup)
+				S.pool[S.npool++] = tf.f[i].id;
+		}
 		tfuncs_free(&tf);
 	}
 	printf("kfuzz: function pool %u (14 triggered + traceable: %s), "
