@@ -327,12 +327,12 @@ wl_default_run() {
 # default_run is yes.
 wl_files() {
 	local dir=$1 w f
-	local -a want=()
+	local -a wanted=()
 	local -
 	set -f
 	if [ -n "$2" ]; then
-		IFS=, read -r -a want <<<"$2"
-		for w in "${want[@]}"; do
+		IFS=, read -r -a wanted <<<"$2"
+		for w in "${wanted[@]}"; do
 			case "$w" in
 			*/* | *.wl)
 				[ -f "$w" ] || kb_die "WORKLOADS: no workload file '$w'"
