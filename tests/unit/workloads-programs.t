@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..54"
+echo "1..57"
 unset MATRIX QUICK WORKLOADS
 fx=$top/tests/fixtures/programs
 parse=$top/workloads/parsers/parse.sh
@@ -320,6 +320,25 @@ ok "$r" "output the parser refuses fails the point, naming the sample and why; n
 grep -q "error: fails point=vcpus=1 variant=default: rep1: the command exited 3: oops" "$tmp/gout" &&
 	[ -f "$tmp/gr/raw/fails.failed-3.csv" ] && r=0 || r=1
 ok "$r" "a command that fails fails the point with its status and stderr"
+
+# The image of a run with program workloads: images/build-image.sh
+# --packages, keyed per package set.
+bi() { env -u IMAGE KBENCH_CACHE="$tmp/icache" "$top/images/build-image.sh" "$@"; }
+k0=$(bi --key)
+k1=$(bi --key --packages "fio stress-ng")
+k2=$(bi --key --packages "stress-ng fio fio")
+k3=$(bi --key --packages "linux-perf procps")
+case "$k1" in "$k0"-p[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) r=0 ;; *) r=1 ;; esac
+[ "$k1" = "$k2" ] && [ "$k3" = "$k0" ] || r=1
+ok "$r" "image key: the default plus -p<hash> of the set ($k1), in any order; packages.list's names add nothing ($k3)"
+rc=0
+bi --key --packages "--mode=unshare" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] && grep -q "^kbench: error: build-image.sh: --packages: '--mode=unshare' is not a Debian package name" "$tmp/err" && r=0 || r=1
+ok "$r" "build-image.sh --packages refuses what is not a package name: $(cat "$tmp/err")"
+rc=0
+bi --path --packages fio >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] && grep -q "with the extra packages fio; run: images/build-image.sh --packages 'fio'" "$tmp/err" && r=0 || r=1
+ok "$r" "build-image.sh --path: no image with these packages yet, and how to build it"
 
 # orchestrate/run.sh: WORKLOADS=perf-sched-pipe puts the program into
 # the plan (no kbbench check), the parsers into the payload; stopped at
