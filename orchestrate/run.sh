@@ -267,6 +267,8 @@ elif [ -n "$img_pkgs" ]; then
 	img=$("$top/images/build-image.sh" --packages "$img_pkgs") ||
 		kb_die "no guest image with the packages$img_pkgs (images/build-image.sh --packages failed, above)"
 	"$top/images/check-image.sh" "$img" "${ROOT:-/dev/vda}"
+	# the boots' launch.sh takes it from IMAGE (as on other hosts)
+	export IMAGE=$img
 else
 	img=$("$top/images/build-image.sh" --path) || kb_die "no guest image: run make image, or give IMAGE="
 	"$top/images/check-image.sh" "$img" "${ROOT:-/dev/vda}"
