@@ -69,6 +69,44 @@ done
 export KB_DISKS
 echo "disks=$KB_DISKS" >>"$res/guest-info.txt"
 
+# cpu_times: qt_busy and qt_total, the CPUs' times (ticks) from /proc/stat,
+# read with the shell's own read (no fork: the wait below must not make
+# the CPUs busy itself)
+cpu_times() {
+	read -r _c u nc sy id io hi si st _rest </proc/stat || return 1
+	[ "$_c" = cpu ] || return 1
+	qt_total=$((u + nc + sy + id + io + hi + si + st))
+	qt_busy=$((qt_total - id - io))
+}
+
+# quiesce MS FILE: before a program point's samples, kbbench's rule
+# (bench/kbbench.c, quiesce): wait, at most MS, until the CPUs were
+# busy under 5 % in 3 intervals of 50 ms in a row; FILE says how long.
+quiesce() {
+	waited=0 quiet=0 pct=100
+	if ! cpu_times; then
+		echo "cannot read /proc/stat: not waiting for the system to go quiet" >"$2"
+		return 0
+	fi
+	b0=$qt_busy t0=$qt_total
+	while [ "$quiet" -lt 3 ] && [ "$waited" -lt "$1" ]; do
+		sleep 0.05
+		waited=$((waited + 50))
+		cpu_times || break
+		pct=100
+		if [ "$qt_total" -gt "$t0" ] && [ "$qt_busy" -ge "$b0" ]; then
+			pct=$((100 * (qt_busy - b0) / (qt_total - t0)))
+		fi
+		if [ "$pct" -lt 5 ]; then quiet=$((quiet + 1)); else quiet=0; fi
+		b0=$qt_busy t0=$qt_total
+	done
+	if [ "$quiet" -ge 3 ]; then
+		echo "quiet after $waited ms" >"$2"
+	else
+		echo "the system did not go quiet in $waited ms ($pct % busy in the last 50 ms): the first samples may include background work" >"$2"
+	fi
+}
+
 # run_program WL PARSER VARIANT POINT REPS WARMUP CLOCK OUTPUT CMD TMP DIR:
 # a program point's samples, warm-ups first, each in DIR/warmupN or
 # DIR/repN; the rows of the reps into TMP (with the header). Returns 1
@@ -80,6 +118,7 @@ run_program() {
 	p_tmp=$1 p_dir=$2
 	mkdir -p "$p_dir"
 	echo "workload,variant,point,metric,unit,better,clock,rep,value" >"$p_tmp"
+	quiesce "$quiesce_ms" "$p_dir/quiesce.txt"
 	k=1
 	while [ "$k" -le "$((p_warmup + p_reps))" ]; do
 		rep=$((k - p_warmup))

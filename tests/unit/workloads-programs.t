@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..57"
+echo "1..58"
 unset MATRIX QUICK WORKLOADS
 fx=$top/tests/fixtures/programs
 parse=$top/workloads/parsers/parse.sh
@@ -313,6 +313,8 @@ d=$tmp/gr/output/pipe/default-vcpus_1_loops_500
 [ -s "$d/warmup1/stdout" ] && [ -s "$d/rep3/stdout" ] && [ "$(cat "$d/rep1/exit-status")" = 0 ] &&
 	[ "$(cat "$d/rep2/command")" = "perf bench sched pipe -l 500" ] && [ ! -e "$d/rep4" ] && r=0 || r=1
 ok "$r" "guest/run.sh keeps each sample's output, warm-up too: output/pipe/default-vcpus_1_loops_500/{warmup1,rep1..3}"
+grep -Eq '^(quiet after [0-9]+ ms|the system did not go quiet in 200 ms \([0-9]+ % busy)' "$d/quiesce.txt" && r=0 || r=1
+ok "$r" "before its samples the point waits for the CPUs to go quiet, as kbbench does: $(cat "$d/quiesce.txt" 2>&1)"
 [ "$rc" = 1 ] && grep -q "error: bad point=vcpus=1 variant=default: rep1: kbench: error: parser perf-bench: .*rep1/stdout: line 1: expected" "$tmp/gout" &&
 	[ -f "$tmp/gr/raw/bad.failed-2.csv" ] && [ ! -f "$tmp/gr/raw/bad.csv" ] && r=0 || r=1
 ok "$r" "output the parser refuses fails the point, naming the sample and why; no CSV that looks whole (exit $rc)"
