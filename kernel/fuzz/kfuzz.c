@@ -218,8 +218,10 @@ struct cattr {
 };
 
 /* the programs the link operations attach */
-enum { PG_MULTI_RET0, PG_MULTI_MAP, PG_FEXIT_MULTI, PG_FENTRY_TEST,
-       PG_PERF, NR_PG };
+enum {
+	PG_MULTI_RET0, PG_MULTI_MAP, PG_FEXIT_MULTI, PG_FENTRY_TEST, PG_PERF,
+	NR_PG
+};
 static const char *const pg_name[NR_PG] = {
 	"multi_ret0", "multi_map", "fexit_multi", "fentry_test", "perf",
 };
@@ -676,6 +678,8 @@ struct worker {
 	struct lslot l[NLINK];
 	uint8_t *arena;		/* ARENA bytes, then a page that faults */
 	uint8_t *keys, *vals;
+	uint32_t *ids;		/* MULTI_MAX_CNT of them, zero past a set */
+	uint64_t *ck;
 	pthread_t th;
 };
 
@@ -1199,15 +1203,16 @@ static uint32_t resolve_id(const struct op *o, const uint32_t *done,
 static int run_tm_attach(struct worker *w, const struct op *o)
 {
 	struct lslot *l = &w->l[o->slot];
-	static __thread uint32_t ids[MAX_IDS + 4096];
-	static __thread uint64_t ck[MAX_IDS + 4096];
+	uint32_t *ids = w->ids;
+	uint64_t *ck = w->ck;
 	union bpf_attr a;
-	uint64_t x = o->x;
+	uint64_t x = o->x, pi, pc;
+	uint32_t c;
 	int r;
 
 	close_fd_slot(&l->fd);
 	close_fd_slot(&l->prog);
-	memset(ids, 0, sizeof(ids));
+	memset(ids, 0, (MAX_IDS + 1) * sizeof(*ids));
 	for (uint32_t i = 0; i < o->nids; i++) {
 		ids[i] = resolve_id(o, ids, i);
 		ck[i] = splitmix64(&x);
@@ -1218,17 +1223,17 @@ static int run_tm_attach(struct worker *w, const struct op *o)
 	a.link_create.target_fd = o->target;
 	a.link_create.attach_type = o->attach;
 	a.link_create.flags = o->lflags;
-	{
-		uint64_t pi = o->ids_null ? 0 : (uintptr_t)ids;
-		uint64_t pc = o->cookies ? (uintptr_t)ck : 0;
-		/* a count past the buffers: the kernel must refuse it first */
-		uint32_t c = o->cnt <= MAX_IDS + 4096 || o->cnt > MULTI_MAX_CNT ?
-			     o->cnt : MAX_IDS + 4096;
-
-		memcpy((uint8_t *)&a + 16, &pi, 8);
-		memcpy((uint8_t *)&a + 24, &pc, 8);
-		memcpy((uint8_t *)&a + 32, &c, 4);
-	}
+	pi = o->ids_null ? 0 : (uintptr_t)ids;
+	pc = o->cookies ? (uintptr_t)ck : 0;
+	/*
+	 * The arrays hold MULTI_MAX_CNT entries (zero past the set), so a
+	 * count up to the kernel's limit reads only them; above it, the
+	 * kernel must refuse the count before it reads anything.
+	 */
+	c = o->cnt;
+	memcpy((uint8_t *)&a + 16, &pi, 8);
+	memcpy((uint8_t *)&a + 24, &pc, 8);
+	memcpy((uint8_t *)&a + 32, &c, 4);
 	r = fz_sys(w, o, BPF_LINK_CREATE, &a);
 	count(IF_TMULTI, r);
 	l->fd = r;
@@ -1599,7 +1604,9 @@ static void worker_init(struct worker *w, int id, bool dry)
 	}
 	w->keys = calloc(BATCH_MAX, MAX_KEY);
 	w->vals = calloc(BATCH_MAX, MAX_VAL + 8);
-	if (!w->keys || !w->vals) {
+	w->ids = calloc(MULTI_MAX_CNT, sizeof(*w->ids));
+	w->ck = calloc(MULTI_MAX_CNT, sizeof(*w->ck));
+	if (!w->keys || !w->vals || !w->ids || !w->ck) {
 		perror("kfuzz: batch buffers");
 		exit(1);
 	}
