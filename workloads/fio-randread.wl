@@ -16,6 +16,17 @@
 # 11.7 K IOPS, libaio at 8 with 2 jobs 78.6 K, under icount
 # (tests/fixtures/programs/fio-randread*.out). 5 samples after one
 # warm-up: 18 s of reads a point.
+#
+# Under icount the guest idles at host speed while QEMU reads the disk
+# (sleep=on, images/README.md), so fio's figures carry the host's I/O
+# timing as well as the guest kernel's path: two samples of one boot
+# (QUICK=1, patched kernel, depth 1) gave 12.9 K and 16.6 K IOPS, and
+# a median completion latency of 18.3 us and 1.4 us. read_iops leads
+# (the whole path, averaged over 3 s); the interleaved boots put the
+# host's share on both kernels, and the noise floor of an A/A run
+# (make calibrate WORKLOADS=fio-randread) says how small a difference
+# it can see. The latency percentiles are kept for the report, not
+# as a hardware figure.
 name = fio-randread
 description = fio: random 4 KiB O_DIRECT reads from a virtio-blk disk, libaio, queue depth 1 and 16
 command = fio --name=randread --filename=$KB_DISK1 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth={iodepth} --runtime=3 --time_based --percentile_list=50:90:99:99.9 --output-format=json
@@ -23,7 +34,7 @@ packages = fio
 parser = fio
 default_run = no
 disks = virtio-blk
-primary = read_iops read_clat_p50_ns
+primary = read_iops
 matrix.vcpus = 2
 matrix.iodepth = 1 16
 reps = 5
