@@ -98,8 +98,9 @@ fi
 
 # Each workload's file, narrowed to the target points: a parameter a
 # point names gets the values the points give it (their union, so a
-# plan of several points may hold a few more), in the plain and the
-# quick matrix alike. Metric '*' is the workload's primary metrics.
+# plan of several points may hold a few more), in the plain, the quick
+# and the claims matrix alike (MATRIX=claims, the default, reads the
+# last). Metric '*' is the workload's primary metrics.
 declare -A wl_vcpus=()
 vcpus='' all_vcpus=''
 while IFS= read -r w; do
@@ -124,13 +125,14 @@ while IFS= read -r w; do
 		# vcpus stays: BENCH_VCPUS below narrows it
 		pat=$(printf '%s\n' "${!vals[@]}" | grep -vx vcpus | paste -sd'|' -) || true
 		if [ -n "$pat" ]; then
-			grep -Ev "^[[:space:]]*(quick\.)?matrix\.($pat)[[:space:]]*=" "$f" || true
+			grep -Ev "^[[:space:]]*(quick\.|claims\.)?matrix\.($pat)[[:space:]]*=" "$f" || true
 		else
 			cat "$f"
 		fi
 		for k in "${!vals[@]}"; do
 			[ "$k" = vcpus ] && continue
-			printf 'matrix.%s =%s\nquick.matrix.%s =%s\n' "$k" "${vals[$k]}" "$k" "${vals[$k]}"
+			printf '%smatrix.%s =%s\n' '' "$k" "${vals[$k]}" quick. "$k" "${vals[$k]}" \
+				claims. "$k" "${vals[$k]}"
 		done
 	} >"$run/wl/$w.wl"
 	wl_vcpus[$w]=${vals[vcpus]:-}

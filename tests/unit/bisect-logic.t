@@ -32,7 +32,7 @@ for c in parallel jq "$top/build/analysis/kbstat"; do
 		exit 1
 	fi
 done
-echo "1..26"
+echo "1..27"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/build/analysis" "$tree/images" "$tree/bench" "$tree/guest" \
@@ -110,11 +110,12 @@ o=1
 if [ -n "${KB_STUB_NOISY:-}" ] && grep -q "$KB_STUB_NOISY" "$kdir/series.list"; then
 	case $((b % 3)) in 1) o=1.03 ;; 2) o=0.97 ;; esac
 fi
-echo workload,variant,point,metric,unit,better,clock,rep,value >"$out/results/raw/t.csv"
 while IFS=$'\t' read -r wl _ variant point reps _; do
+	csv=$out/results/raw/$wl.csv
+	[ -f "$csv" ] || echo workload,variant,point,metric,unit,better,clock,rep,value >"$csv"
 	for r in $(seq 1 "$reps"); do
 		echo "$wl,$variant,$point,ns,ns,lower,icount,$r,$(awk -v f="$f" -v o="$o" -v r="$r" 'BEGIN { printf "%.3f", 1000 * f * o * (1 + r / 10000) }')" \
-			>>"$out/results/raw/t.csv"
+			>>"$csv"
 	done
 done <"$payload/plan.tsv"
 STUB
@@ -198,6 +199,16 @@ ok "$r" "BISECT_BOOTS=2: refused, saying 3 is the least"
 bis badwl "$fx/slow5.series" WORKLOAD=nosuch
 said badwl 'error: WORKLOAD=nosuch: no .*nosuch.wl \(have: t.wl' && r=0 || r=1
 ok "$r" "an unknown WORKLOAD: refused, listing the workloads"
+
+# MATRIX=claims reads claims.matrix.*: the narrowed file must hold the
+# target point there too, or every claims point is booted again
+# (u: a second parameter whose default points differ; only for this test)
+printf 'name = u\nbench = fake\nprimary = ns\nreps = 6\nwarmup = 1\nmatrix.vcpus = 1\nmatrix.size = 1 2 3\nquick.matrix.size = 1\nclaims.matrix.size = 1 3\n' >"$tree/workloads/u.wl"
+bis claims "$fx/slow5.series" WORKLOAD=u POINT="vcpus=1;size=3" MATRIX=claims KB_STUB_EFFECT=0005:1.3
+pts=$(find "$run" -name u.csv -path '*raw*' -exec cut -d, -f3 {} + 2>/dev/null | grep -v "^point$" | sort -u | paste -sd" " -) || true
+rm "$tree/workloads/u.wl"
+is "MATRIX=claims: bisect boots only the target point (size=3), not every claims point" "$rc $pts" "0 vcpus=1;size=3"
+[ "$rc $pts" = "0 vcpus=1;size=3" ] || show claims
 
 bis badpoint "$fx/slow5.series" POINT="vcpus=1;size=3"
 said badpoint "error: POINT='vcpus=1;size=3': workload t has no parameter 'size'" && r=0 || r=1
