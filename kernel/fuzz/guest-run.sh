@@ -18,8 +18,11 @@
 # of the phase is judged by splat-scan.sh (copied next to this script):
 # on a splat the phase is stopped (SIGTERM: kfuzz prints its counts and
 # syncs its ring), the splat goes to splat.txt and nothing else runs.
+# A process that SIGKILL does not end is stuck in the kernel, and a
+# kfuzz that exits non-zero failed: either ends the run too.
 # Results: info.txt, <phase>.out, <phase>.ring (kfuzz's last 1000
-# operations), <phase>.dmesg, status (ok, or "splat PHASE").
+# operations), <phase>.dmesg, <phase>.rc, status (ok, "splat PHASE",
+# "stuck PHASE", "failed PHASE ...", "trinity missing").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 r=$1
@@ -64,12 +67,29 @@ phase() {
 			break
 		fi
 		# a tool that does not stop by itself (trinity) is stopped
-		if [ $(($(date +%s) - start)) -gt $((secs + 30)) ]; then
+		el=$(($(date +%s) - start))
+		if [ "$el" -gt $((secs + 30)) ]; then
 			kill -TERM "$pid" 2>/dev/null || true
 		fi
+		[ "$el" -le $((secs + 60)) ] || break
 	done
+	# a process stuck in the kernel does not stop on SIGTERM: 30 s, then KILL
+	waited=0
+	while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 30 ]; do
+		sleep 1
+		waited=$((waited + 1))
+	done
+	kill -KILL "$pid" 2>/dev/null || true
+	sleep 1
 	rc=0
-	wait "$pid" || rc=$?
+	if kill -0 "$pid" 2>/dev/null; then
+		# not even SIGKILL: it is stuck in the kernel (a hang, which
+		# the splat scan or the hung task detector reports)
+		rc=stuck
+		console "kbench-fuzz: $name does not die (stuck in the kernel), seed $SEED"
+	else
+		wait "$pid" || rc=$?
+	fi
 	echo "$rc" >"$r/$name.rc"
 	dmesg | tail -n +"$((before + 1))" >"$r/$name.dmesg"
 	if [ "$splat" = 0 ] && ! bash "$here/splat-scan.sh" "$r/$name.dmesg" >"$r/splat.txt" 2>&1; then
@@ -81,17 +101,31 @@ phase() {
 		return 1
 	fi
 	rm -f "$r/splat.txt"
+	if [ "$rc" = stuck ]; then
+		echo "stuck $name" >"$r/status"
+		return 1
+	fi
 	return 0
+}
+
+# kfuzz_ok NAME: kfuzz ended by itself (exit 0), or the run stops here
+kfuzz_ok() {
+	krc=$(cat "$r/$1.rc")
+	[ "$krc" != 0 ] || return 0
+	echo "failed $1 (exit $krc, see $1.out)" >"$r/status"
+	return 1
 }
 
 if [ "$ROOT_S" -gt 0 ]; then
 	phase kfuzz-root "$ROOT_S" "$here/kfuzz" -s "$SEED" -t "$ROOT_S" -i 30 -o "$r/kfuzz-root.ring" || exit 0
+	kfuzz_ok kfuzz-root || exit 0
 fi
 if [ "$USER_S" -gt 0 ]; then
 	mkdir -p "$r/user"
 	chmod 0777 "$r/user"
 	phase kfuzz-user "$USER_S" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$here/kfuzz" -s "$SEED" -t "$USER_S" -i 30 -o "$r/user/kfuzz-user.ring" || exit 0
+	kfuzz_ok kfuzz-user || exit 0
 fi
 if [ "$TRINITY_S" -gt 0 ]; then
 	if ! command -v trinity >/dev/null; then
