@@ -7,9 +7,10 @@
 # default run; select it with WORKLOADS=hackbench.
 #
 # Points: 2 vCPUs; tasks process and threads; 4 groups (160 tasks) of
-# 200 messages: about 2 s of guest time under icount (2 groups of 50
-# took 0.225 s as processes, 0.097 s as threads:
-# tests/fixtures/programs/hackbench-*.out). 10 samples after one warm-up.
+# 100 messages: about 1 s of guest time under icount as processes (2
+# groups of 50 took 0.225 s as processes, 0.097 s as threads:
+# tests/fixtures/programs/hackbench-*.out; three QUICK samples 0.210 to
+# 0.220 s). 8 samples after one warm-up.
 name = hackbench
 description = hackbench: 4 groups of 20 senders and 20 receivers over sockets, processes or threads, total time
 command = hackbench --{tasks} -g {groups} -l {loops}
@@ -20,8 +21,8 @@ primary = time_s
 matrix.vcpus = 2
 matrix.tasks = process threads
 matrix.groups = 4
-matrix.loops = 200
-reps = 10
+matrix.loops = 100
+reps = 8
 warmup = 1
 quick.matrix.tasks = process
 quick.matrix.groups = 2

@@ -9,10 +9,10 @@
 # with WORKLOADS=perf-sched-messaging.
 #
 # Points: 2 vCPUs (wake-ups across CPUs, as perf's own default runs on
-# every CPU), 4 groups (160 tasks) of 100 messages: about 2 s of guest
+# every CPU), 4 groups (160 tasks) of 50 messages: about 1 s of guest
 # time under icount (2 groups of 20 took 0.212 s on the patched kernel:
 # tests/fixtures/programs/perf-messaging-g2-l20.out), so perf's
-# millisecond total time resolves 0.05 %. 10 samples after one warm-up.
+# millisecond total time resolves 0.1 %. 8 samples after one warm-up.
 name = perf-sched-messaging
 description = perf bench sched messaging: groups of 20 senders and 20 receivers passing 100-byte messages, total time
 command = perf bench sched messaging -g {groups} -l {loops}
@@ -22,8 +22,8 @@ default_run = no
 primary = total_time_s
 matrix.vcpus = 2
 matrix.groups = 4
-matrix.loops = 100
-reps = 10
+matrix.loops = 50
+reps = 8
 warmup = 1
 quick.matrix.groups = 1
 quick.matrix.loops = 20

@@ -10,12 +10,16 @@
 #
 # Points: 1 vCPU (both tasks on one CPU: a switch per message) and 2
 # (the partner runs on the other CPU: cross-CPU wake-ups, IPIs). loops:
-# 100000 round trips take about 1.4 s of guest time under icount (20000
-# took 0.281 s, 14.08 us each, on the patched kernel at 2 vCPUs:
-# tests/fixtures/programs/perf-pipe-l20000.out), long enough that
-# perf's millisecond "Total time" and its usecs/op are steady; 10
-# samples a boot after one warm-up. icount: the guest's time is its
-# instruction count, so the wake-up path's length is what is compared.
+# 50000 round trips take about 0.5 s of guest time at 1 vCPU and 0.7 s
+# at 2 under icount (20000 took 0.281 s, 14.08 us each, on the patched
+# kernel at 2 vCPUs: tests/fixtures/programs/perf-pipe-l20000.out). At
+# 100000 and 1 vCPU, two boots of each kernel gave 9.36 us a round
+# trip on both, every sample within 0.9 % (ratio 0.99998 [0.99966,
+# 1.00045]): half that is steady enough, and a pipe round trip is
+# slow under TCG (a 1-vCPU boot took 3.5 minutes of a loaded host for
+# 11 s of guest time). 8 samples a boot after one warm-up. icount: the
+# guest's time is its instruction count, so the wake-up path's length
+# is what is compared.
 name = perf-sched-pipe
 description = perf bench sched pipe: one pipe round trip between two processes (two wake-ups, two context switches)
 command = perf bench sched pipe -l {loops}
@@ -24,8 +28,8 @@ parser = perf-bench
 default_run = no
 primary = usecs_per_op
 matrix.vcpus = 1 2
-matrix.loops = 100000
-reps = 10
+matrix.loops = 50000
+reps = 8
 warmup = 1
 quick.matrix.vcpus = 1
 quick.matrix.loops = 2000

@@ -1,6 +1,6 @@
 # stress-ng's scheduler stressors: switch (two tasks forcing context
 # switches over a pipe) and futex (futex wait/wake storms), one pair of
-# workers per vCPU, each run for a fixed 4 s; stress-ng reports bogo
+# workers per vCPU, each run for a fixed 3 s; stress-ng reports bogo
 # ops per second per stressor in its --yaml file. These are kernel
 # paths (schedule(), the futex hash), so a scheduler or locking series
 # moves them. A program workload (README.md): Debian's stress-ng,
@@ -10,11 +10,12 @@
 # Points: 2 vCPUs (wake-ups cross CPUs), stressors switch and futex: a
 # point each, so each stressor's rows are its own (switch_bogo_ops_per_s,
 # futex_bogo_ops_per_s). 20000 switch ops took 0.24 s at 2 vCPUs
-# (tests/fixtures/programs/stress-switch-ops.yaml), so 4 s is tens of
-# thousands of operations a sample; 6 samples after one warm-up.
+# (tests/fixtures/programs/stress-switch-ops.yaml), so 3 s is hundreds
+# of thousands (two QUICK samples of 4 s: 531 K and 533 K switches,
+# 132.7 K and 133.1 K/s); 5 samples after one warm-up.
 name = stress-ng-sched
-description = stress-ng --switch and --futex: context switches and futex wake-ups per second, 4 s a sample
-command = stress-ng --{stressor} {vcpus} --timeout 4s --metrics --yaml stress-ng.yaml
+description = stress-ng --switch and --futex: context switches and futex wake-ups per second, 3 s a sample
+command = stress-ng --{stressor} {vcpus} --timeout 3s --metrics --yaml stress-ng.yaml
 packages = stress-ng
 parser = stress-ng
 output = stress-ng.yaml
@@ -22,7 +23,7 @@ default_run = no
 primary = switch_bogo_ops_per_s futex_bogo_ops_per_s
 matrix.vcpus = 2
 matrix.stressor = switch futex
-reps = 6
+reps = 5
 warmup = 1
 quick.matrix.stressor = switch
 quick.reps = 2
