@@ -13,6 +13,13 @@
 # time under icount (2 groups of 20 took 0.212 s on the patched kernel:
 # tests/fixtures/programs/perf-messaging-g2-l20.out), so perf's
 # millisecond total time resolves 0.1 %. 8 samples after one warm-up.
+#
+# timeout: TCG runs a guest second of these programs in 5 (an idle
+# host) to 16 (a loaded one) seconds of the host: all six program
+# workloads together at 2 vCPUs are about 135 s of guest time a boot
+# (one sample of each point: 24.5 s of guest time, 115 s of a host at
+# load 5), so a boot may take longer than the default 900 s without
+# hanging.
 name = perf-sched-messaging
 description = perf bench sched messaging: groups of 20 senders and 20 receivers passing 100-byte messages, total time
 command = perf bench sched messaging -g {groups} -l {loops}
@@ -25,6 +32,7 @@ matrix.groups = 4
 matrix.loops = 50
 reps = 8
 warmup = 1
+timeout = 1800
 quick.matrix.groups = 1
 quick.matrix.loops = 20
 quick.reps = 3

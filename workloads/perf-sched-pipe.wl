@@ -20,6 +20,13 @@
 # 11 s of guest time). 8 samples a boot after one warm-up. icount: the
 # guest's time is its instruction count, so the wake-up path's length
 # is what is compared.
+#
+# timeout: TCG runs a guest second of these programs in 5 (an idle
+# host) to 16 (a loaded one) seconds of the host: all six program
+# workloads together at 2 vCPUs are about 135 s of guest time a boot
+# (one sample of each point: 24.5 s of guest time, 115 s of a host at
+# load 5), so a boot may take longer than the default 900 s without
+# hanging.
 name = perf-sched-pipe
 description = perf bench sched pipe: one pipe round trip between two processes (two wake-ups, two context switches)
 command = perf bench sched pipe -l {loops}
@@ -31,6 +38,7 @@ matrix.vcpus = 1 2
 matrix.loops = 50000
 reps = 8
 warmup = 1
+timeout = 1800
 quick.matrix.vcpus = 1
 quick.matrix.loops = 2000
 quick.reps = 3

@@ -13,6 +13,13 @@
 # (tests/fixtures/programs/stress-switch-ops.yaml), so 3 s is hundreds
 # of thousands (two QUICK samples of 4 s: 531 K and 533 K switches,
 # 132.7 K and 133.1 K/s); 5 samples after one warm-up.
+#
+# timeout: TCG runs a guest second of these programs in 5 (an idle
+# host) to 16 (a loaded one) seconds of the host: all six program
+# workloads together at 2 vCPUs are about 135 s of guest time a boot
+# (one sample of each point: 24.5 s of guest time, 115 s of a host at
+# load 5), so a boot may take longer than the default 900 s without
+# hanging.
 name = stress-ng-sched
 description = stress-ng --switch and --futex: context switches and futex wake-ups per second, 3 s a sample
 command = stress-ng --{stressor} {vcpus} --timeout 3s --metrics --yaml stress-ng.yaml
@@ -25,6 +32,7 @@ matrix.vcpus = 2
 matrix.stressor = switch futex
 reps = 5
 warmup = 1
+timeout = 1800
 quick.matrix.stressor = switch
 quick.reps = 2
 quick.warmup = 0
