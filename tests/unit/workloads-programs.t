@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..58"
+echo "1..60"
 unset MATRIX QUICK WORKLOADS
 fx=$top/tests/fixtures/programs
 parse=$top/workloads/parsers/parse.sh
@@ -99,6 +99,12 @@ switch_bogo_ops_per_s,ops/s,higher,81749.794373
 switch_bogo_ops_per_s_cpu,ops/s,higher,121905.876473
 switch_bogo_ops,count,none,20000
 R
+# stress-ng-sched.wl's futex point, as guest/run.sh ran it
+want stress-ng wl-stress-ng-sched-futex.yaml <<'R'
+futex_bogo_ops_per_s,ops/s,higher,435.508505
+futex_bogo_ops_per_s_cpu,ops/s,higher,218.027762
+futex_bogo_ops,count,none,1308
+R
 grep -v '^\.\.\.$' "$fx/stress-cpu-fft.yaml" >"$tmp/cut.yaml"
 refuse stress-ng "$tmp/cut.yaml" 'no "\.\.\." at the end'
 refuse stress-ng "$fx/stress-cpu-fft.err" 'expected "---" first'
@@ -152,6 +158,17 @@ write_clat_p99_5_ns,ns,lower,798720
 write_clat_p99_9_ns,ns,lower,1003520
 write_clat_p99_95_ns,ns,lower,1003520
 write_clat_p99_99_ns,ns,lower,1003520
+R
+# the workload's own command, as guest/run.sh ran it (fio-randread.wl
+# at depth 16: its --percentile_list)
+want fio wl-fio-randread-qd16.out <<'R'
+read_iops,iops,higher,68240.586471
+read_bw_kib_s,KiB/s,higher,272962
+read_clat_mean_ns,ns,lower,225733.277831
+read_clat_p50_ns,ns,lower,197632
+read_clat_p90_ns,ns,lower,325632
+read_clat_p99_ns,ns,lower,432128
+read_clat_p99_9_ns,ns,lower,1941504
 R
 got=$(rows fio fio-randrw-2jobs.out | cut -d, -f4- | tr '\n' ' ')
 n2=$(wc -w <<<"$got")
