@@ -759,24 +759,6 @@ static void make_bytes(uint8_t *b, uint32_t len, uint64_t n, uint32_t salt)
 		memcpy(b, &n, 8);
 }
 
-/* "memlock:" of a map's fdinfo: the element and bucket table bytes */
-static long map_memlock(int fd)
-{
-	char path[64], line[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "memlock: %ld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 static void count(enum iface i, int r)
 {
 	atomic_fetch_add(&cnt.calls[i], 1);
@@ -1027,7 +1009,7 @@ static int run_burst(struct worker *w, const struct op *o)
 {
 	struct mslot *s = &w->m[o->slot];
 	uint8_t key[MAX_KEY], val[MAX_VAL + 8];
-	long m0, m1, m2 = -1;
+	long long m0, m1, m2 = -1;
 	uint32_t ks, vs, i, ins = 0;
 	int r = 0;
 

@@ -275,4 +275,25 @@ static inline int prog_load(struct prog *p, uint32_t type,
 	return prog_load_flags(p, type, attach_type, btf_id, 0);
 }
 
+/*
+ * The "memlock:" line of a map's fdinfo: its memory as the map type
+ * accounts it, bucket tables included (-1 if the line is missing).
+ */
+static inline long long map_memlock(int fd)
+{
+	char path[64], line[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
 #endif /* KB_CHECKS_BPF_H */

@@ -442,24 +442,6 @@ static long long kworker_ticks(void)
 	return sum;
 }
 
-/* The map's memory as its fdinfo shows it (the bucket tables included) */
-static long long map_memlock(int fd)
-{
-	char path[64], line[128];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "memlock: %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 /*
  * A map whose memory cgroup is full and has no task to reclaim from or
  * kill (issue 36, review item 1): its resize worker cannot have the
