@@ -71,10 +71,19 @@ EOF
 
 # rev_of SPEC SHA: the revision label of a series: vN from an mbox's
 # subjects ("[PATCH v3 2/8]", as b4 am writes them; "[PATCH 2/8]" is v1,
-# as for b4) or its file name (b4's v3_<date>_<who>_<title>.mbx), else
-# h:<first 12 of SHA>.
+# as for b4) or its file name (b4's v3_<date>_<who>_<title>.mbx), or
+# from a git: range's head ref (my-series-v3; not the base's v6.12),
+# else h:<first 12 of SHA>.
 rev_of() {
 	local spec=$1 sha=$2 v=
+	case $spec in
+	git:*)
+		v=$(printf '%s\n' "${spec##*..}" | grep -oE '(^|[^[:alnum:]])v[0-9]+([-_/]|$)' | tail -n 1 |
+			grep -oE 'v[0-9]+' || true)
+		printf '%s\n' "${v:-h:${sha:0:12}}"
+		return
+		;;
+	esac
 	if [ -n "$spec" ] && [ -f "$spec" ]; then
 		v=$(grep -m1 -aoiE '^Subject:.*\[[^]]*PATCH[^]]*[[:space:]]v[0-9]+' "$spec" 2>/dev/null |
 			grep -oiE 'v[0-9]+$' | tr V v || true)
@@ -133,7 +142,7 @@ run_sql() {
 			new) spec=$(sed -n 's/^NEW=\(.*\) ([^()]*)$/\1/p' "$run/revisions.txt") ;;
 			old) spec=$(sed -n 's/^OLD=\(.*\) ([^()]*)$/\1/p' "$run/revisions.txt") ;;
 			esac
-			[ -z "$spec" ] || case $spec in /*) ;; *) spec=$top/$spec ;; esac
+			[ -z "$spec" ] || case $spec in /* | git:*) ;; *) spec=$top/$spec ;; esac
 		fi
 		if [ "$n" = 0 ]; then
 			rev='' title='' num=NULL
