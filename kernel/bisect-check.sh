@@ -74,7 +74,8 @@ for i in $(seq "$from" "$to"); do
 	# this prefix's payload: the checks of the topics it has whole or not at all
 	pi=$work/payload-$i
 	mkdir -p "$pi/checks"
-	cp "$pay/run" "$pay/checks.sh" "$pi/"
+	# the runner, checks.sh and the splat scan beside them: every file of the payload's top
+	find "$pay" -maxdepth 1 -type f -exec cp {} "$pi/" \;
 	partial=''
 	for t in $topics; do
 		if [ "${tfirst[$t]:-0}" -gt "$i" ] || [ "${tlast[$t]:-0}" -le "$i" ]; then
