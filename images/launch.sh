@@ -338,41 +338,30 @@ else
 	msg="ok: runcmd after ${boot_s} s, ${wall} s in all; results in $out/results"
 fi
 
-{
-	printf '{\n'
-	printf '  "status": "%s",\n' "$status"
-	printf '  "exit_code": %d,\n' "$rc"
-	printf '  "message": "%s",\n' "$(kb_json_str "$msg")"
-	printf '  "runner_exit": %s,\n' "$runner_rc"
-	printf '  "kernel_label": "%s",\n' "$(kb_json_str "$label")"
-	printf '  "kernel_release": "%s",\n' "$(kb_json_str "$release")"
-	printf '  "kernel_dir": "%s",\n' "$(kb_json_str "$(readlink -f "$kdir")")"
-	printf '  "bzimage_sha256": "%s",\n' "$(kb_sha256_file "$kdir/bzImage")"
-	printf '  "image": "%s",\n' "$(kb_json_str "$(readlink -f "$image")")"
-	printf '  "root": "%s",\n' "$(kb_json_str "$root")"
-	printf '  "accel": "%s",\n' "$accel_used"
-	printf '  "accel_requested": "%s",\n' "$accel"
-	printf '  "accel_note": "%s",\n' "$accel_note"
-	printf '  "clock": "%s",\n' "$clock"
-	printf '  "icount": "%s",\n' "$([ "$clock" = icount ] && echo "shift=0,sleep=$icount_sleep")"
-	printf '  "vcpus": %d,\n' "$vcpus"
-	printf '  "mem_mb": %d,\n' "$mem"
-	printf '  "timeout_s": %d,\n' "$timeout"
-	printf '  "qemu_version": "%s",\n' "$(kb_json_str "$qver")"
-	printf '  "qemu_exit": "%s",\n' "$qrc"
-	printf '  "qemu_gone": "%s",\n' "$gone"
-	printf '  "cmdline": "%s",\n' "$(kb_json_str "$cmdline")"
-	printf '  "qemu_cmdline": "%s",\n' "$(kb_json_str "$(cat "$out/qemu.cmdline")")"
-	printf '  "boot_to_runcmd_s": %s,\n' "$boot_s"
-	printf '  "guest_uptime_at_runcmd_s": %s,\n' "$guest_up"
-	printf '  "wall_s": %s,\n' "$wall"
-	printf '  "panic": %s,\n' "$([ "$panic" = 1 ] && echo true || echo false)"
-	printf '  "oops": %s,\n' "$([ "$oops" = 1 ] && echo true || echo false)"
-	printf '  "timed_out": %s,\n' "$([ "$timed_out" = 1 ] && echo true || echo false)"
-	printf '  "serial_log": "%s",\n' "$(kb_json_str "$serial")"
-	printf '  "started": "%s"\n' "$(date -u -d "@${t0%.*}" +%Y-%m-%dT%H:%M:%SZ)"
-	printf '}\n'
-} | kb_atomic_write "$out/launch.json"
+# launch.json, by one jq: the numbers come as text ("null" when the
+# guest never said) and are numbers or null in the file
+jq -n --arg status "$status" --arg rc "$rc" --arg msg "$msg" --arg runner_rc "$runner_rc" \
+	--arg klabel "$label" --arg release "$release" --arg kdir "$(readlink -f "$kdir")" \
+	--arg bz "$(kb_sha256_file "$kdir/bzImage")" --arg image "$(readlink -f "$image")" --arg root "$root" \
+	--arg accel_used "$accel_used" --arg accel "$accel" --arg accel_note "$accel_note" --arg clock "$clock" \
+	--arg icount "$([ "$clock" = icount ] && echo "shift=0,sleep=$icount_sleep")" \
+	--arg vcpus "$vcpus" --arg mem "$mem" --arg timeout "$timeout" --arg qver "$qver" --arg qrc "$qrc" \
+	--arg gone "$gone" --arg cmdline "$cmdline" --rawfile qcmd "$out/qemu.cmdline" --arg boot_s "$boot_s" \
+	--arg guest_up "$guest_up" --arg wall "$wall" --arg panic "$panic" --arg oops "$oops" \
+	--arg timed_out "$timed_out" --arg serial "$serial" \
+	--arg started "$(date -u -d "@${t0%.*}" +%Y-%m-%dT%H:%M:%SZ)" '
+	def num: tonumber? // null;
+	{
+		status: $status, exit_code: ($rc | num), message: $msg, runner_exit: ($runner_rc | num),
+		kernel_label: $klabel, kernel_release: $release, kernel_dir: $kdir, bzimage_sha256: $bz,
+		image: $image, root: $root, accel: $accel_used, accel_requested: $accel,
+		accel_note: $accel_note, clock: $clock, icount: $icount, vcpus: ($vcpus | num),
+		mem_mb: ($mem | num), timeout_s: ($timeout | num), qemu_version: $qver, qemu_exit: $qrc,
+		qemu_gone: $gone, cmdline: $cmdline, qemu_cmdline: ($qcmd | sub("\n+$"; "")),
+		boot_to_runcmd_s: ($boot_s | num), guest_uptime_at_runcmd_s: ($guest_up | num),
+		wall_s: ($wall | num), panic: ($panic == "1"), oops: ($oops == "1"),
+		timed_out: ($timed_out == "1"), serial_log: $serial, started: $started
+	}' | kb_atomic_write "$out/launch.json"
 
 if [ "$rc" = 0 ]; then
 	kb_say "$msg"
