@@ -51,14 +51,6 @@ make -s -C "$top" check-tools >/dev/null
 pay=$work/payload
 topics=$("$top/kernel/scripts/checks-payload.sh" "$spec" "$pay" | tr '\n' ' ')
 kb_say "series checks: ${topics:-none}"
-cat >"$pay/run" <<'RUN'
-#!/bin/sh
-set -eu
-uname -r >"$1/uname.txt"
-sh "$(dirname "$0")/checks.sh" "$1"
-dmesg >"$1/dmesg.txt"
-RUN
-chmod +x "$pay/run"
 
 # each topic's first and last patch in the series
 declare -A tfirst tlast
@@ -102,7 +94,10 @@ for i in $(seq "$from" "$to"); do
 	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/$blabel" --payload "$pi" \
 		--out "$out" --vcpus 2 --clock icount --timeout 900 --append ignore_loglevel \
 		>"$work/boot-$i.log" 2>&1 ||
-		kb_die "prefix $i/$total: the boot or a series check failed, up to $(basename "$last"); each topic's log and TAP output in $out/results/checks/<topic>/, serial log $out/serial.log, launcher log $work/boot-$i.log"
+		kb_die "prefix $i/$total: the boot failed, up to $(basename "$last"); serial log $out/serial.log, launcher log $work/boot-$i.log"
+	crc=$(cat "$out/results/checks-rc" 2>/dev/null || echo "none (no checks-rc)")
+	[ "$crc" = 0 ] ||
+		kb_die "prefix $i/$total: a series check failed (exit $crc), up to $(basename "$last"): $(tail -n 1 "$out/results/checks.out" 2>/dev/null); each topic's log and TAP output in $out/results/checks/<topic>/, serial log $out/serial.log"
 	"$here/splat-scan.sh" "$out/serial.log" >"$work/splats-$i.txt" 2>&1 || {
 		cat "$work/splats-$i.txt" >&2
 		kb_die "prefix $i/$total splats: up to $(basename "$last"); the report above names the line of $out/serial.log"

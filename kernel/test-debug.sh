@@ -76,16 +76,6 @@ rht_failures() {
 # 1. The series' checks, one boot per kernel.
 pay=$out/checks-payload
 topics=$("$top/kernel/scripts/checks-payload.sh" "$spec" "$pay" | tr '\n' ' ')
-cat >"$pay/run" <<'RUN'
-#!/bin/sh
-set -eu
-uname -r >"$1/uname.txt"
-rc=0
-sh "$(dirname "$0")/checks.sh" "$1" || rc=$?
-echo "$rc" >"$1/checks-rc"
-dmesg >"$1/dmesg.txt"
-RUN
-chmod +x "$pay/run"
 for k in "${names[@]}"; do
 	o=$out/checks/$k
 	t0=$(date +%s)

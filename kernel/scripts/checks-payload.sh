@@ -6,10 +6,11 @@
 # whose directory <dir of the series>/checks/<topic>/ exists brings its
 # boot-check, its scripts and its programs (built by make check-tools
 # into build/checks/<topic>/), not their sources (*.c, *.h) or its
-# documentation (*.md). The payload gets PAYLOAD_DIR/checks.sh
-# (guest/checks.sh) with the one splat scan beside it
-# (PAYLOAD_DIR/splat-scan.sh), and PAYLOAD_DIR/checks/<topic>/. Prints
-# the topics.
+# documentation (*.md). The payload gets its runner PAYLOAD_DIR/run
+# (guest/checks-run.sh: the boot's facts and the checks, the one runner
+# of every checks boot), PAYLOAD_DIR/checks.sh (guest/checks.sh) with
+# the one splat scan beside it (PAYLOAD_DIR/splat-scan.sh), and
+# PAYLOAD_DIR/checks/<topic>/. Prints the topics.
 # A patch directory or an mbox brings no checks.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +22,7 @@ top=$(cd "$here/../.." && pwd)
 spec=$1 pay=$2
 case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
 mkdir -p "$pay/checks"
+cp "$top/guest/checks-run.sh" "$pay/run"
 cp "$top/guest/checks.sh" "$pay/checks.sh"
 cp "$here/splat-scan.sh" "$pay/splat-scan.sh"
 [ -f "$spec" ] && ! head -n 1 "$spec" | grep -q '^From ' || exit 0

@@ -5,19 +5,23 @@
 # checks-payload.sh): a WARNING logged while a check runs fails that
 # topic even when its programs passed, the report lands in
 # checks/<topic>/splats.txt, and an allocation failure inside a fault
-# injection window does not. Runs on the host with a stand-in dmesg.
+# injection window does not. The payload's run (guest/checks-run.sh),
+# the one runner of every checks boot, writes the boot's facts and the
+# checks' exit status and exits 0. Runs on the host with stand-ins for
+# dmesg and perf.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..5"
+echo "1..8"
 
 # dmesg prints the log file a topic's boot-check appends to
 mkdir -p "$tmp/bin" "$tmp/pay/checks"
 printf '#!/bin/sh\ncat "%s"\n' "$tmp/kmsg" >"$tmp/bin/dmesg"
-chmod +x "$tmp/bin/dmesg"
+printf '#!/bin/sh\necho " 1.00 msec task-clock" >&2\n' >"$tmp/bin/perf"
+chmod +x "$tmp/bin/dmesg" "$tmp/bin/perf"
 printf '[    1.0] an earlier WARNING: before any check, not theirs\n' >"$tmp/kmsg"
 cp "$top/guest/checks.sh" "$tmp/pay/checks.sh"
 cp "$top/kernel/scripts/splat-scan.sh" "$tmp/pay/splat-scan.sh"
@@ -45,4 +49,21 @@ ok "$( [ "$(cat "$tmp/res/checks/c-fault/status")" = 0 ] && echo 0 || echo 1)" \
 "$top/kernel/scripts/checks-payload.sh" "$tmp/no-such.series" "$tmp/p2" >/dev/null 2>"$tmp/err2" || true
 ok "$(cmp -s "$top/kernel/scripts/splat-scan.sh" "$tmp/p2/splat-scan.sh" && echo 0 || echo 1)" \
 	"checks-payload.sh ships the one splat scan beside checks.sh ($(head -c 200 "$tmp/err2"))"
+
+# the runner: checks-payload.sh installs guest/checks-run.sh as run
+cmp -s "$top/guest/checks-run.sh" "$tmp/p2/run" && [ -x "$tmp/p2/run" ] && r=0 || r=1
+ok "$r" "checks-payload.sh installs the one checks runner as the payload's run"
+cp "$top/guest/checks-run.sh" "$tmp/pay/run"
+mkdir -p "$tmp/res2"
+rc=0
+PATH=$tmp/bin:$PATH sh "$tmp/pay/run" "$tmp/res2" >"$tmp/run.out" 2>&1 || rc=$?
+miss=''
+for f in uname.txt cmdline perf-stat.txt perf-rc loop-ns checks.out checks-rc dmesg.txt; do
+	[ -s "$tmp/res2/$f" ] || miss="$miss $f"
+done
+ok "$( [ "$rc" = 0 ] && [ -z "$miss" ] && echo 0 || echo 1)" \
+	"the runner exits 0 with every fact written although a check failed (exit $rc; missing:${miss:- none}; $(tail -n 1 "$tmp/run.out"))"
+ok "$( [ "$(cat "$tmp/res2/checks-rc")" = 1 ] && grep -q 'series checks failed: b-warn' "$tmp/res2/checks.out" &&
+	[ "$(wc -l <"$tmp/res2/loop-ns")" = 6 ] && [ "$(cat "$tmp/res2/perf-rc")" = 0 ] && echo 0 || echo 1)" \
+	"checks-rc is checks.sh's exit (1, b-warn named in checks.out); six loop timings; perf's status"
 exit "$fail"

@@ -55,33 +55,10 @@ else
 	ok 1 "KVM probe ($(tail -n 1 "$tmp/probe.err" 2>/dev/null || echo "no kernel $first/bzImage: make kernels"))"
 fi
 
-# The runner: everything a boot test checks, written to the results dir.
+# The payload: the one checks runner (guest/checks-run.sh, the payload's
+# run) writes the boot's facts this test reads and runs the series'
+# checks, as make test-debug and make bisect-check do.
 mkdir -p "$tmp/payload"
-cat >"$tmp/payload/run" <<'RUN'
-#!/bin/sh
-r=$1
-uname -r >"$r/uname-r"
-cat /proc/cmdline >"$r/cmdline"
-if [ -e /sys/kernel/btf/vmlinux ]; then stat -c %s /sys/kernel/btf/vmlinux >"$r/btf-size"; fi
-rc=0
-perf stat -e task-clock true >"$r/perf-stat.txt" 2>&1 || rc=$?
-echo "$rc" >"$r/perf-rc"
-# Fixed work timed by the guest clock: under icount, guest ns count
-# instructions, so the reps after the first should agree closely.
-for i in 1 2 3 4 5 6; do
-	a=$(date +%s%N)
-	j=0
-	while [ "$j" -lt 20000 ]; do j=$((j + 1)); done
-	b=$(date +%s%N)
-	echo "$((b - a))"
-done >"$r/loop-ns"
-# The checks the series in use brings (kernel/checks/<topic>/boot-check).
-rc=0
-sh "$(dirname "$0")/checks.sh" "$r" >"$r/checks.out" 2>&1 || rc=$?
-echo "$rc" >"$r/checks-rc"
-echo "runner done"
-RUN
-chmod +x "$tmp/payload/run"
 if ! topics=$("$top/kernel/scripts/checks-payload.sh" "${SERIES:-kernel/series}" "$tmp/payload" 2>"$tmp/checks.err"); then
 	echo "Bail out! the series' checks: $(tail -n 1 "$tmp/checks.err")"
 	exit 1
@@ -104,7 +81,7 @@ for k in "${kernels[@]}"; do
 	diag "$(cat "$tmp/$(basename "$k").err")"
 	if [ "$rc" = 0 ]; then ok 0 "$k: boots and runs the payload"; else ok 1 "$k: boot (launch.sh exit $rc)"; fi
 	r=$o/results
-	got=$(cat "$r/uname-r" 2>/dev/null || echo none)
+	got=$(cat "$r/uname.txt" 2>/dev/null || echo none)
 	if [ "$got" = "$want" ]; then ok 0 "$k: uname -r is $want"; else ok 1 "$k: uname -r is '$got', build-info says '$want'"; fi
 	t "$k: /sys/kernel/btf/vmlinux exists ($(cat "$r/btf-size" 2>/dev/null || echo 0) bytes)" test -s "$r/btf-size"
 	t "$k: perf stat -e task-clock true exits 0" test "$(cat "$r/perf-rc" 2>/dev/null)" = 0
