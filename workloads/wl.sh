@@ -167,7 +167,8 @@ wl_load() {
 #             of its own for each sample; {PARAM} is the point's value of
 #             matrix.PARAM, {vcpus} the boot's vCPU count, {variant} the
 #             variant; $KB_DISK1 ... are the devices of the workload's disks
-#   packages = the Debian packages it needs (the image gets them)
+#   packages = the Debian packages it needs (the image gets them; a
+#            bench may name some too: bpftrace-attach runs bpftrace)
 #   parser = NAME: parsers/NAME.awk turns one sample's output into rows
 #   output = what the parser reads: stdout (default), stderr, or a file
 #            the command writes in its directory
@@ -181,8 +182,12 @@ wl_check_program() {
 	yes | no) ;;
 	*) kb_die "$file:${WL_LINE[default_run]}: default_run must be yes or no, not '${WL[default_run]}'" ;;
 	esac
+	# a bench may need a Debian program too (bpftrace-attach runs bpftrace)
+	for p in ${WL[packages]:-}; do
+		wl_check_package "$file:${WL_LINE[packages]}" "$p"
+	done
 	if [ -z "${WL[command]:-}" ]; then
-		for k in packages parser output; do
+		for k in parser output; do
 			[ -z "${WL[$k]:-}" ] || kb_die "$file:${WL_LINE[$k]}: $k is for a program workload (command =), not a bench"
 		done
 		return 0
@@ -240,9 +245,6 @@ wl_check_program() {
 	esac
 	[ -n "${WL[packages]:-}" ] ||
 		kb_die "$file:${WL_LINE[command]}: a program workload needs packages = the Debian packages its command runs (linux-perf for perf)"
-	for p in ${WL[packages]}; do
-		wl_check_package "$file:${WL_LINE[packages]}" "$p"
-	done
 }
 
 # wl_parser_names: the parsers there are, for errors
