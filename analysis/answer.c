@@ -26,6 +26,7 @@
 #include "answer.h"
 #include "fmt.h"
 #include "json.h"
+#include "model.h"
 #include "results.h"
 #include "util.h"
 
@@ -363,9 +364,10 @@ static long boots_in(const char *s)
 /* The upstream column's width at most: a "NUMBERx" fits, a text is below. */
 #define UP_COL 8
 
-static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol)
+static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol,
+			 const char *head)
 {
-	size_t wr = strlen("ratio [95% CI]"), wv = strlen("verdict"), wc = 0,
+	size_t wr = strlen(head), wv = strlen("verdict"), wc = 0,
 	       wu = 0, wf = 0, wd = strlen("claim"), rest, i;
 
 	for (i = 0; i < n; i++) {
@@ -403,7 +405,7 @@ static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol)
 	/* the description column: what is left, a long one on its own line */
 	if (rest + wd > width)
 		wd = width > rest + 12 ? width - rest : 12;
-	printf("  %-*s  %-*s  %-*s", (int)wd, "claim", (int)wr, "ratio [95% CI]",
+	printf("  %-*s  %-*s  %-*s", (int)wd, "claim", (int)wr, head,
 	       (int)wv, "verdict");
 	if (clockcol)
 		printf("  %-*s", (int)wc, "clock");
@@ -516,6 +518,8 @@ int cmd_answer(int argc, char **argv)
 {
 	const char *file = NULL, *run = NULL, *vfile[MAX_VARIANTS];
 	struct results rs, vc[MAX_VARIANTS];
+	struct method m;
+	char ci[32], head[64];
 	struct primary_tab pt = { 0 };
 	const struct wl_primary **wl;
 	struct cell *cl = NULL;
@@ -595,7 +599,10 @@ int cmd_answer(int argc, char **argv)
 	}
 	snprintf(line, sizeof(line), "kbench: what the series does, %s against %s", rs.new, rs.base);
 	text_wrap(stdout, "", "  ", line, width);
-	snprintf(line, sizeof(line), "ratio new/base [95%% CI]");
+	method_read(rs.j, &m);
+	method_ci(&m, ci, sizeof(ci));
+	method_ratio_head(rs.j, head, sizeof(head));
+	snprintf(line, sizeof(line), "ratio new/base [%s]", ci);
 	if (nclock == 1 && icount)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; clock icount: instruction count, not a hardware figure");
@@ -607,7 +614,7 @@ int cmd_answer(int argc, char **argv)
 			 "; icount: instruction count, not a hardware figure");
 	text_wrap(stdout, "", "  ", line, width);
 	if (ncl)
-		print_claims(cl, ncl, width, nclock > 1);
+		print_claims(cl, ncl, width, nclock > 1, head);
 	else
 		puts("  no claims: the run's workload files make none (claim.<id> = ...)");
 	print_worse(&rs, width);

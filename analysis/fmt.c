@@ -105,23 +105,60 @@ void fmt_ci(char *b, size_t n, double x, double lo, double hi)
 		fmt_at(b, n, x, q);
 }
 
+/*
+ * The digits of a row's two medians: the coarser of their intervals'
+ * quanta (no digit one side's interval does not support). Returns 0
+ * when a side has no usable interval.
+ */
+static int pair_quantum(const double x[2], const double lo[2],
+			const double hi[2], int *q)
+{
+	int qs[2], k;
+
+	for (k = 0; k < 2; k++)
+		if (isnan(x[k]) || !ci_quantum(x[k], lo[k], hi[k], &qs[k]))
+			return 0;
+	*q = qs[1] > qs[0] ? qs[1] : qs[0];
+	return 1;
+}
+
 void fmt_pair(char *a, char *b, size_t n, const double x[2],
 	      const double lo[2], const double hi[2])
 {
-	int q[2], has[2], k;
+	int q;
 
-	for (k = 0; k < 2; k++)
-		has[k] = !isnan(x[k]) && ci_quantum(x[k], lo[k], hi[k], &q[k]);
-	if (!has[0] || !has[1]) {
+	if (!pair_quantum(x, lo, hi, &q)) {
 		fmt_ci(a, n, x[0], lo[0], hi[0]);
 		fmt_ci(b, n, x[1], lo[1], hi[1]);
 		return;
 	}
-	/* the coarser of the two: no digit one side's interval does not support */
-	if (q[1] > q[0])
-		q[0] = q[1];
-	fmt_at(a, n, x[0], q[0]);
-	fmt_at(b, n, x[1], q[0]);
+	fmt_at(a, n, x[0], q);
+	fmt_at(b, n, x[1], q);
+}
+
+/* "x [lo, hi]" at the digits q */
+static void fmt_est_at(char *b, size_t n, double x, double lo, double hi, int q)
+{
+	char v[64], l[64], h[64];
+
+	fmt_at(v, sizeof(v), x, q);
+	fmt_at(l, sizeof(l), lo, q);
+	fmt_at(h, sizeof(h), hi, q);
+	snprintf(b, n, "%s [%s, %s]", v, l, h);
+}
+
+void fmt_pair_est(char *a, char *b, size_t n, const double x[2],
+		  const double lo[2], const double hi[2])
+{
+	int q;
+
+	if (!pair_quantum(x, lo, hi, &q)) {
+		fmt_est(a, n, x[0], lo[0], hi[0]);
+		fmt_est(b, n, x[1], lo[1], hi[1]);
+		return;
+	}
+	fmt_est_at(a, n, x[0], lo[0], hi[0], q);
+	fmt_est_at(b, n, x[1], lo[1], hi[1], q);
 }
 
 void fmt_est(char *b, size_t n, double x, double lo, double hi)
@@ -133,15 +170,13 @@ void fmt_est(char *b, size_t n, double x, double lo, double hi)
 		snprintf(b, n, "-");
 		return;
 	}
-	if (!ci_quantum(x, lo, hi, &q)) {
-		fmt_plain(v, sizeof(v), x);
-		fmt_plain(l, sizeof(l), lo);
-		fmt_plain(h, sizeof(h), hi);
-	} else {
-		fmt_at(v, sizeof(v), x, q);
-		fmt_at(l, sizeof(l), lo, q);
-		fmt_at(h, sizeof(h), hi, q);
+	if (ci_quantum(x, lo, hi, &q)) {
+		fmt_est_at(b, n, x, lo, hi, q);
+		return;
 	}
+	fmt_plain(v, sizeof(v), x);
+	fmt_plain(l, sizeof(l), lo);
+	fmt_plain(h, sizeof(h), hi);
 	if (isnan(lo) && isnan(hi))
 		snprintf(b, n, "%s", v);
 	else
@@ -153,7 +188,8 @@ void fmt_p(char *b, size_t n, double p)
 	if (isnan(p)) {
 		snprintf(b, n, "-");
 	} else if (p < P_FLOOR) {
-		snprintf(b, n, "< 1e-6");
+		snprintf(b, n, "< %g", P_FLOOR);
+		compact_exp(b);
 	} else {
 		/* '#' keeps the trailing zero: 0.50 has two digits, 0.5 one */
 		snprintf(b, n, "%#.2g", p);

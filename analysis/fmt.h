@@ -20,6 +20,9 @@ void fmt_ci(char *b, size_t n, double x, double lo, double hi);
  */
 void fmt_pair(char *a, char *b, size_t n, const double x[2],
 	      const double lo[2], const double hi[2]);
+/* fmt_pair with each side's interval: "x [lo, hi]" at the pair's digits */
+void fmt_pair_est(char *a, char *b, size_t n, const double x[2],
+		  const double lo[2], const double hi[2]);
 /* "x [lo, hi]", all three at the precision the interval supports. */
 void fmt_est(char *b, size_t n, double x, double lo, double hi);
 /* "< 1e-6", or two significant digits ("0.012", "3.4e-5"); "-" for NaN. */

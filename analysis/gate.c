@@ -21,6 +21,7 @@
 #include "fmt.h"
 #include "gate.h"
 #include "json.h"
+#include "model.h"
 #include "results.h"
 #include "util.h"
 
@@ -152,6 +153,8 @@ int cmd_gate(int argc, char **argv)
 {
 	struct gate_opts o = { 0 };
 	struct results rs, bl;
+	struct method m;
+	char ci[32];
 	const json_t *fails;
 	struct series *sv = NULL;
 	size_t i, k, nser = 0, nworse = 0, nund = 0, nabs = 0;
@@ -211,8 +214,10 @@ int cmd_gate(int argc, char **argv)
 	       have_bl ? ", and NEW against the baseline" : "");
 
 	if (nworse || crash) {
-		printf("%sFailed the gate (ratio NEW/OLD with 95%% CI, then NEW/baseline):\n%s",
-		       md ? "## " : "", md ? "\n" : "");
+		method_read(rs.j, &m);
+		method_ci(&m, ci, sizeof(ci));
+		printf("%sFailed the gate (ratio NEW/OLD with %s, then NEW/baseline):\n%s",
+		       md ? "## " : "", ci, md ? "\n" : "");
 		for (i = 0; i < rs.n; i++) {
 			const struct row *r = &rs.row[i], *b;
 			const char *ab = json_str(r->r, "absent");

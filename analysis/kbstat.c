@@ -31,6 +31,7 @@
 #include "gate.h"
 #include "json.h"
 #include "mail.h"
+#include "model.h"
 #include "raw.h"
 #include "results.h"
 #include "stats.h"
@@ -40,19 +41,6 @@
 #include "util.h"
 #include "variants.h"
 
-#define DEFAULT_SEED 20241212ULL
-#define DEFAULT_REPS 2000
-#define MIN_SAMPLES 5
-#define MIN_BOOTS 3
-#define ALPHA 0.05		/* BH-adjusted, on top of the interval rule */
-#define MIN_EFFECT 0.01
-/*
- * Boots are the unit when Kruskal-Wallis across a side's boots gives
- * p below this. Deliberately lax: a pre-test that misses a real boot
- * effect would pool dependent samples, one that fires by chance only
- * costs the power of the sample-level interval.
- */
-#define BOOT_EFFECT_P 0.20
 
 static const char *usage_text =
 	"usage:\n"
@@ -67,6 +55,7 @@ static const char *usage_text =
 	"              [--series SERIES.tsv] [--format txt|md]\n"
 	"  kbstat floor RUN --a LABEL --b LABEL [--seed N] [--reps N] [--out FLOOR.json]\n"
 	"  kbstat summary RESULTS.json [--format txt|md] [--run RUN] [--cover VARIANTS.json]...\n"
+	"  kbstat model RESULTS.json [--run RUN]\n"
 	"  kbstat dump RUN\n"
 	"  kbstat table ratio|scaling|primary|box|rows|profile ... (kbstat table for details)\n"
 	"  kbstat sequential bounds|decide|sim ...  adaptive boots (seq.c)\n"
@@ -663,6 +652,15 @@ static void warn(struct warnings *w, const char *fmt, const struct key *k,
 	w->v[w->n++] = xstrdup(buf);
 }
 
+/* A side's boot effect (stats.c's boot_warning), as the method words it. */
+static void boot_warn(struct warnings *w, const struct key *k, const char *label)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s: %s", label, method_boot_warning());
+	warn(w, "%s/%s/%s/%s: %s", k, buf);
+}
+
 /* A primary metric no sample carries is a typo in the workload file. */
 static void primary_check(const struct primary_tab *pt, const struct raw *raw,
 			  struct warnings *w)
@@ -1147,7 +1145,7 @@ static int cmd_compare(int argc, char **argv)
 	struct cmp *c;
 	size_t kern[2], i, ntest = 0, j;
 	double *p, *adj;
-	char *tmp, lab[2][256];
+	char *tmp, lab[2][256], text[1024];
 	FILE *f;
 
 	if (parse_opts(argc, argv, &o) || load_labels(o.run, &o, &raw, kern, "compare"))
@@ -1208,11 +1206,9 @@ static int cmd_compare(int argc, char **argv)
 			warn(&w, "%s/%s/%s/%s: no samples on %s", kk,
 			     c[i].g[0].n ? set.lab[1] : set.lab[0]);
 		if (kk->better != BETTER_NONE && c[i].g[0].boot_warning)
-			warn(&w, "%s/%s/%s/%s: %s: between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)",
-			     kk, set.lab[0]);
+			boot_warn(&w, kk, set.lab[0]);
 		if (kk->better != BETTER_NONE && c[i].g[1].boot_warning)
-			warn(&w, "%s/%s/%s/%s: %s: between-boot spread > 2x within-boot spread, Kruskal-Wallis p < 0.01 across boots (boot effect: add boots)",
-			     kk, set.lab[1]);
+			boot_warn(&w, kk, set.lab[1]);
 		if (!strcmp(kk->clock, "mixed"))
 			warn(&w, "%s/%s/%s/%s: samples from both clocks (icount and wall)%.0s",
 			     kk, "");
@@ -1263,12 +1259,12 @@ static int cmd_compare(int argc, char **argv)
 	jw_kstr(f, "kernel", o.kernel);
 	fprintf(f, ",\"seed\":%llu,\"bootstrap_reps\":%zu,\"bootstrap\":\"hierarchical (boots, then samples within boots), percentile\",",
 		(unsigned long long)o.seed, o.reps);
-	fprintf(f, "\"test\":\"boot effect (Kruskal-Wallis across a side's boots p < %g): %s on the boot medians (log for ratios), else Mann-Whitney U on the samples; Benjamini-Hochberg across the report\",",
-		BOOT_EFFECT_P, o.kernel ?
-		"paired t (both variants ran in each boot; Welch when fewer than 2 boots ran both)" :
-		"Welch t");
-	fprintf(f, "\"rule\":\"better/worse: the %.0f%% interval wholly beyond +-min_effect and p_adj < %g; same: wholly inside; else inconclusive. Fewer than %d boots or %d samples a side: insufficient data\",",
-		DECISION_LEVEL * 100, ALPHA, MIN_BOOTS, MIN_SAMPLES);
+	method_test_text(text, sizeof(text), o.kernel != NULL);
+	jw_kstr(f, "test", text);
+	fputc(',', f);
+	method_rule_text(text, sizeof(text));
+	jw_kstr(f, "rule", text);
+	fputc(',', f);
 	jw_knum(f, "ci_level", CI_LEVEL);
 	fputc(',', f);
 	jw_knum(f, "decision_level", DECISION_LEVEL);
@@ -1376,7 +1372,7 @@ static int cmd_floor(int argc, char **argv)
 	struct raw raw;
 	struct cmp c;
 	size_t kern[2], *idx, i, nout = 0;
-	char *tmp;
+	char *tmp, def[512];
 	FILE *f;
 
 	if (parse_opts(argc, argv, &o) || load_labels(o.run, &o, &raw, kern, "floor"))
@@ -1393,8 +1389,8 @@ static int cmd_floor(int argc, char **argv)
 	jw_kstr(f, "b", o.new);
 	fprintf(f, ",\"seed\":%llu,\"bootstrap_reps\":%zu,",
 		(unsigned long long)o.seed, o.reps);
-	jw_kstr(f, "definition",
-		"floor = max(0.01, |effect|, |ci_lo effect|, |ci_hi effect|) of the A/A comparison (effect = ratio - 1, or difference / mean |x| on the difference scale; 95% interval as kbstat compare computes it); null with fewer than 3 boots or 5 samples a side");
+	method_floor_text(def, sizeof(def));
+	jw_kstr(f, "definition", def);
 	fputs(",\"floors\":[", f);
 	for (i = 0; i < raw.nkeys; i++) {
 		const struct key *kk = &raw.keys[idx[i]];
@@ -1482,21 +1478,6 @@ static void print_rule(const size_t *wid, int md)
 	puts(md ? "|" : "");
 }
 
-/* A note under the tables: a list item in md, wrapped at 80 columns in txt. */
-static void note(int md, const char *fmt, ...)
-{
-	char buf[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (md)
-		printf("- %s\n", buf);
-	else
-		text_wrap(stdout, "", "  ", buf, 80);
-}
-
 #define MAX_COVERS 16
 
 static int cmd_summary(int argc, char **argv)
@@ -1504,12 +1485,10 @@ static int cmd_summary(int argc, char **argv)
 	struct opts o = { 0 };
 	const json_t *warns, *fails;
 	struct results rs;
-	const char *floor_file;
-	char *(*cell)[NCOLS], *hdr[NCOLS], buf[512], est[256];
+	char *(*cell)[NCOLS], *hdr[NCOLS], buf[512], ratio_hdr[64];
 	size_t wid[NCOLS] = { 0 }, nsec[4] = { 0 }, i, c, nclock = 0, *ord;
 	const char *clocks[4];
 	int md, sec;
-	double fmin = NAN, fmax_ = NAN;
 
 	struct results covers[MAX_COVERS];
 	struct primary_tab pt = { 0 };
@@ -1541,13 +1520,13 @@ static int cmd_summary(int argc, char **argv)
 	}
 	if (results_load(o.run, o.rundir, &rs) || (o.rundir && primary_load(o.rundir, &pt)))
 		return 1;
-	floor_file = json_str(rs.j, "floor_file");
 	hdr[0] = "workload";
 	hdr[1] = "point";
 	hdr[2] = "metric";
 	hdr[3] = (char *)rs.base;
 	hdr[4] = (char *)rs.new;
-	hdr[5] = "ratio [95% CI]";
+	method_ratio_head(rs.j, ratio_hdr, sizeof(ratio_hdr));
+	hdr[5] = ratio_hdr;
 	hdr[6] = "p (BH)";
 	hdr[7] = "verdict";
 	hdr[8] = "clock";
@@ -1556,7 +1535,7 @@ static int cmd_summary(int argc, char **argv)
 	cell = xmalloc((rs.n + 1) * sizeof(*cell));
 	for (i = 0; i < rs.n; i++) {
 		const struct row *r = &rs.row[i];
-		double me = json_num(r->r, "min_effect");
+		struct cells rc;
 		size_t k;
 
 		nsec[r->sec]++;
@@ -1571,17 +1550,11 @@ static int cmd_summary(int argc, char **argv)
 		else
 			snprintf(buf, sizeof(buf), "%s", r->metric);
 		cell[i][2] = xstrdup(buf);
-		fmt_pair(buf, est, sizeof(est), r->med, r->lo, r->hi);
-		cell[i][3] = xstrdup(buf);
-		cell[i][4] = xstrdup(est);
-		fmt_est(est, sizeof(est), json_num(r->r, "estimate"),
-			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
-		snprintf(buf, sizeof(buf), "%s%s",
-			 !strcmp(r->scale, "difference") && strcmp(est, "-") ? "diff " : "",
-			 est);
-		cell[i][5] = xstrdup(buf);
-		fmt_p(buf, sizeof(buf), json_num(r->r, "p_adj"));
-		cell[i][6] = xstrdup(buf);
+		row_cells(r, &rc);
+		cell[i][3] = xstrdup(rc.base_med);
+		cell[i][4] = xstrdup(rc.new_med);
+		cell[i][5] = xstrdup(rc.est);
+		cell[i][6] = xstrdup(rc.p_adj);
 		cell[i][7] = xstrdup(r->verdict);
 		cell[i][8] = xstrdup(r->clock);
 		for (c = 0; c < NCOLS; c++)
@@ -1591,10 +1564,6 @@ static int cmd_summary(int argc, char **argv)
 			;
 		if (k == nclock && nclock < 4)
 			clocks[nclock++] = r->clock;
-		if (!isnan(me) && r->sec != SEC_INFO) {
-			fmin = isnan(fmin) || me < fmin ? me : fmin;
-			fmax_ = isnan(fmax_) || me > fmax_ ? me : fmax_;
-		}
 	}
 
 	ord = results_order(&rs);
@@ -1674,27 +1643,7 @@ static int cmd_summary(int argc, char **argv)
 	if (c)
 		putchar('\n');
 notes:
-	note(md, "ratio = median(%s) / median(%s)%s%s%s with a 95%% CI; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: %s; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead. Numbers carry the digits their 95%% CI supports.",
-	     rs.new, rs.base, rs.kernel ? " (both on " : "",
-	     rs.kernel ? rs.kernel : "", rs.kernel ? ")" : "",
-	     json_num(rs.j, "boot_effect_p"),
-	     rs.kernel ? "both variants ran in every boot, so a paired t on the per-boot ratio of their medians, ratio = its geometric mean" :
-			 "Welch t on the boot medians, ratio = geometric mean of their ratio",
-	     json_num(rs.j, "seed"));
-	for (i = c = 0; i < rs.n; i++)
-		c += !isnan(json_num(rs.row[i].r, "p_adj"));
-	note(md, "p: Benjamini-Hochberg adjusted over the %zu tested rows (not the informational ones)%s.",
-	     c, md ? "" : "; p-values are in summary.md");
-	if (isnan(fmin))
-		fmin = fmax_ = MIN_EFFECT;
-	snprintf(buf, sizeof(buf), "%.1f%%", fmin * 100);
-	if (fmax_ > fmin)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " to %.1f%%",
-			 fmax_ * 100);
-	note(md, "verdict: better/worse only if the %.0f%% interval lies wholly beyond the noise floor (%s, never below 1%%; floor from %s) and p (BH) < %g; same if it lies wholly inside; otherwise inconclusive. Fewer than %.0f boots or %.0f samples a side: insufficient data.",
-	     json_num(rs.j, "decision_level") * 100, buf,
-	     floor_file ? floor_file : "none, default 1%", json_num(rs.j, "alpha"),
-	     json_num(rs.j, "min_boots"), json_num(rs.j, "min_samples"));
+	method_notes(stdout, &rs, md ? VIEW_MD : VIEW_TXT);
 	if (!md)
 		goto out;
 	for (i = 0; i < rs.n; i++) {
@@ -1887,6 +1836,8 @@ int main(int argc, char **argv)
 		return cmd_dump(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "calc"))
 		return cmd_calc(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "model"))
+		return cmd_model(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "table"))
 		return cmd_table(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "variants"))

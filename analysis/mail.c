@@ -19,6 +19,7 @@
 #include "fmt.h"
 #include "json.h"
 #include "mail.h"
+#include "model.h"
 #include "results.h"
 #include "util.h"
 #include "variants.h"
@@ -103,9 +104,10 @@ static void split_point(const char *point, const struct row *const *g, size_t n,
 
 /* A group's rows: point (left), numbers (right), verdict (left). */
 static void print_group(const struct row *const *g, size_t n, int info,
-			const char *base, const char *new)
+			const struct results *rs)
 {
-	char title[1024], common[512], point[512], a[128], b[128], e[256];
+	char title[1024], common[512], point[512], head[64];
+	struct cells rc;
 	char *(*cell)[NMAIL] = xmalloc(n * sizeof(*cell));
 	size_t wid[NMAIL] = { 0 }, i, c, ncol = info ? 3 : 5, total;
 	int split;
@@ -115,15 +117,11 @@ static void print_group(const struct row *const *g, size_t n, int info,
 		const struct row *r = g[i];
 
 		split_point(r->point, g, n, point, sizeof(point), common, sizeof(common));
+		row_cells(r, &rc);
 		cell[i][0] = xstrdup(point);
-		fmt_pair(a, b, sizeof(a), r->med, r->lo, r->hi);
-		cell[i][1] = xstrdup(a);
-		cell[i][2] = xstrdup(b);
-		fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
-			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
-		snprintf(title, sizeof(title), "%s%s",
-			 !strcmp(r->scale, "difference") && strcmp(e, "-") ? "diff " : "", e);
-		cell[i][3] = xstrdup(title);
+		cell[i][1] = xstrdup(rc.base_med);
+		cell[i][2] = xstrdup(rc.new_med);
+		cell[i][3] = xstrdup(rc.est);
 		cell[i][4] = xstrdup(r->verdict);
 	}
 	snprintf(title, sizeof(title), "%s%s%s: %s (%s%s%s is better, %s)%s%s",
@@ -136,9 +134,10 @@ static void print_group(const struct row *const *g, size_t n, int info,
 			 *r0->unit ? ", " : "", r0->clock, *common ? " at " : "", common);
 	text_wrap(stdout, "", "    ", title, WIDTH);
 	wid[0] = 0;
-	wid[1] = strlen(base);
-	wid[2] = strlen(new);
-	wid[3] = strlen("ratio [95% CI]");
+	method_ratio_head(rs->j, head, sizeof(head));
+	wid[1] = strlen(rs->base);
+	wid[2] = strlen(rs->new);
+	wid[3] = strlen(head);
 	wid[4] = 0;
 	for (i = 0; i < n; i++)
 		for (c = 0; c < ncol; c++)
@@ -150,10 +149,10 @@ static void print_group(const struct row *const *g, size_t n, int info,
 	/* too wide: the point goes on a line of its own above its numbers */
 	split = total > WIDTH + 2 && wid[0];
 	printf("  %-*s", split ? 0 : (int)wid[0], split ? "" : "");
-	printf("%s%*s  %*s", wid[0] && !split ? "  " : "", (int)wid[1], base,
-	       (int)wid[2], new);
+	printf("%s%*s  %*s", wid[0] && !split ? "  " : "", (int)wid[1], rs->base,
+	       (int)wid[2], rs->new);
 	if (!info)
-		printf("  %*s  verdict", (int)wid[3], "ratio [95% CI]");
+		printf("  %*s  verdict", (int)wid[3], head);
 	putchar('\n');
 	for (i = 0; i < n; i++) {
 		if (split)
@@ -196,7 +195,7 @@ static size_t print_section(const struct results *rs, const size_t *ord,
 		}
 		if (groups++)
 			putchar('\n');
-		print_group(g, n, sec == SEC_INFO, rs->base, rs->new);
+		print_group(g, n, sec == SEC_INFO, rs);
 	}
 	free(g);
 	return groups;
@@ -479,8 +478,9 @@ void summary_mail(const struct results *rs, const struct results *covers,
 {
 	size_t *ord = results_order(rs), i, k, nclock = 0;
 	int c;
-	char *done = xcalloc(rs->n + 1), line[2048];
+	char *done = xcalloc(rs->n + 1), line[2048], ci[32];
 	const char *clocks[4], *w;
+	struct method m;
 	const json_t *fails;
 
 	if (rs->kernel)
@@ -493,9 +493,11 @@ void summary_mail(const struct results *rs, const struct results *covers,
 		if (k == nclock && nclock < 4)
 			clocks[nclock++] = rs->row[i].clock;
 	}
-	snprintf(line, sizeof(line), "ratio = median(%s) / median(%s)%s%s%s with its 95%% CI; verdicts by the rules in the notes below. Clock:",
+	method_read(rs->j, &m);
+	method_ci(&m, ci, sizeof(ci));
+	snprintf(line, sizeof(line), "ratio = median(%s) / median(%s)%s%s with its %s; verdicts by the rules in the notes below. Clock:",
 		 rs->new, rs->base, rs->kernel ? ", both on " : "",
-		 rs->kernel ? rs->kernel : "", "");
+		 rs->kernel ? rs->kernel : "", ci);
 	for (k = 0; k < nclock; k++)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %s%s",
 			 clocks[k], k + 1 < nclock ? "," : ".");

@@ -120,6 +120,10 @@ fi
 # Every number below is shaped by kbstat: formatted rows for the tables,
 # and one .dat per chart with a manifest line (analysis/README.md).
 "$kbstat" table rows "$tmp/results.json" --run "$run" >"$tmp/rows.tsv"
+# the report model: the method's constants and prose as this run used them
+"$kbstat" model "$tmp/results.json" --run "$run" >"$tmp/model.json" ||
+	kb_die "kbstat model failed on $run"
+ci=$(jq -r .method.ci "$tmp/model.json")
 mkdir "$tmp/dat"
 for kind in primary ratio scaling; do
 	"$kbstat" table "$kind" "$tmp/results.json" --run "$run" --dir "$tmp/dat" >"$tmp/$kind.lst" ||
@@ -263,12 +267,12 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 			gp_head "$width" 480 "$svg"
 			sides_label="$new / $base"
 			[ "$kind" = ratio ] || sides_label=${vc_ratio[$name]}
-			cap="$w: $sides_label, the ratio of the medians of each metric at each point, with its 95% CI (clock $clk)"
-			printf 'set title %s\n' "$(gpq "$w: $sides_label, median ratio with 95% CI, clock $clk")"
+			cap="$w: $sides_label, the ratio of the medians of each metric at each point, with its $ci (clock $clk)"
+			printf 'set title %s\n' "$(gpq "$w: $sides_label, median ratio with $ci, clock $clk")"
 			printf 'set ylabel "ratio"\nset xtics rotate by -30 left\n'
 			printf 'set xrange [-0.5:%d - 0.5]\nset offsets 0, 0, graph 0.1, graph 0.1\n' "$count"
 			printf 'plot 1 with lines lc rgb "black" dt 2 notitle, \\\n'
-			printf '  "%s" using 0:2:3:4:xticlabels(1) with yerrorbars pt 7 lc rgb "gray40" title "ratio, 95%% CI", \\\n' "$dat"
+			printf '  "%s" using 0:2:3:4:xticlabels(1) with yerrorbars pt 7 lc rgb "gray40" title "ratio, %s", \\\n' "$dat" "$ci"
 			# shellcheck disable=SC2016 # $2 is gnuplot's column 2
 			printf '  "" using 0:(strcol(5) eq "worse" ? $2 : NaN) with points pt 7 ps 1.5 lc rgb "red" title "worse", \\\n'
 			# shellcheck disable=SC2016
@@ -277,13 +281,13 @@ while IFS=$'\x1f' read -r name kind w v m u p count blocks logx logy ymin0 xmin0
 		scaling | primary)
 			gp_head 800 480 "$svg"
 			if [ "$kind" = primary ]; then
-				printf 'set title %s\n' "$(gpq "$w: $m, median with 95% CI, $base and $new, clock $clk")"
+				printf 'set title %s\n' "$(gpq "$w: $m, median with $ci, $base and $new, clock $clk")"
 			else
-				printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, 95% CI), clock $clk")"
+				printf 'set title %s\n' "$(gpq "$w: $m vs $p (median, $ci), clock $clk")"
 			fi
 			where="at each point"
 			[ -z "$p" ] || where="against $p"
-			cap="$w: $m${u:+ ($u)} $where, median with its 95% CI on $base and $new (clock $clk)"
+			cap="$w: $m${u:+ ($u)} $where, median with its $ci on $base and $new (clock $clk)"
 			printf 'set xlabel %s\nset ylabel %s\n' "$(gpq "${p:-point}")" "$(gpq "$m${u:+ ($u)}")"
 			[ "$logx" = 0 ] || printf 'set logscale x\n'
 			[ "$logy" = 0 ] || printf 'set logscale y\n'
@@ -408,9 +412,15 @@ rows_html() {
 # clock has a column only when the run has several (else the page says it).
 judged_head() {
 	printf '<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>better</th>'
-	printf '<th>n</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th>' "$1" "$2"
-	printf '<th>ratio [95%% CI]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th>%s</tr>\n' \
+	printf '<th>n</th><th>%s median [%s]</th><th>%s median [%s]</th>' "$1" "$ci" "$2" "$ci"
+	printf '<th>ratio [%s]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th>%s</tr>\n' "$ci" \
 		"$([ "$nclocks" -le 1 ] || echo '<th>clock</th>')"
+}
+
+# The header of a headline table (one workload's primary rows).
+headline_head() {
+	printf '<tr><th>variant</th><th>point</th><th>metric</th><th>%s median [%s]</th>' "$1" "$ci"
+	printf '<th>%s median [%s]</th><th>ratio [%s]</th><th>verdict</th></tr>\n' "$2" "$ci" "$ci"
 }
 
 # The n/a rows of a rows file as a table, if it has any.
@@ -462,8 +472,7 @@ cover_html() {
 			printf '</pre>\n'
 		elif awk -F'\t' -v w="$1" '$1 == "primary" && $2 == w { f = 1 } END { exit !f }' "$tmp/$vc.rows.tsv"; then
 			printf '<h4>%s</h4>\n<table class="headline">\n' "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
-			printf '<tr><th>variant</th><th>point</th><th>metric</th><th>%s median [95%% CI]</th><th>%s median [95%% CI]</th><th>ratio [95%% CI]</th><th>verdict</th></tr>\n' \
-				"$(jq -r .base "$tmp/$vc.json" | kb_html_escape)" "$(jq -r .new "$tmp/$vc.json" | kb_html_escape)"
+			headline_head "$(jq -r .base "$tmp/$vc.json" | kb_html_escape)" "$(jq -r .new "$tmp/$vc.json" | kb_html_escape)"
 			rows_html headline "$1" "$tmp/$vc.rows.tsv"
 			printf '</table>\n'
 		fi
@@ -566,7 +575,7 @@ Minimum effect: $(printf '%s' "$floor_text" | kb_html_escape).</p>
 <h2 id="headline">Headline</h2>
 <p>Per workload, its primary metric (the workload file's <code>primary =</code>;
 without one, every judged metric): the ratio median($hn) / median($hb)
-with its 95 % CI and the verdict at each point, then the medians against
+with its $ci and the verdict at each point, then the medians against
 the workload's main parameter; where the workload has variants, their
 comparison on one kernel as the cover letter's table (the workload file's
 <code>table =</code>). Numbers carry the digits their CI supports.</p>
@@ -574,8 +583,8 @@ EOF
 	for w in "${headline[@]}"; do
 		printf '<section class="headline" id="headline-%s">\n<h3>%s</h3>\n' \
 			"$(printf '%s' "$w" | tr -c 'A-Za-z0-9._=-' '_')" "$(printf '%s' "$w" | kb_html_escape)"
-		printf '<table class="headline">\n<tr><th>variant</th><th>point</th><th>metric</th>'
-		printf '<th>%s median [95%% CI]</th><th>%s median [95%% CI]</th><th>ratio [95%% CI]</th><th>verdict</th></tr>\n' "$hb" "$hn"
+		printf '<table class="headline">\n'
+		headline_head "$hb" "$hn"
 		rows_html headline "$w"
 		printf '</table>\n'
 		cover_html "$w"
@@ -585,19 +594,10 @@ EOF
 	[ "${#headline[@]}" -gt 0 ] || echo "<p>No judged metric in this run.</p>"
 	cat <<EOF
 <h2>Results</h2>
-<p>Every judged metric, the primary ones first. Ratio = median($hn) / median($hb)
-with a 95 % CI. Where a side's boots differ (Kruskal-Wallis across boots
-p &lt; 0.2) the boot is the unit: Welch's t on the boot medians (logged),
-the ratio their geometric mean; otherwise the sample is: a bootstrap of
-the samples and Mann-Whitney U. A metric with zero or negative samples
-compares the difference of the medians. p (BH) is Benjamini-Hochberg
-adjusted over all rows; a p below 1e-6 shows as &lt; 1e-6. Verdict:
-better/worse only when the 90 % interval (its ends are one-sided 95 %
-bounds) lies wholly beyond the minimum effect and p (BH) &lt; 0.05; same
-when it lies wholly inside; otherwise inconclusive, with what would
-settle it. Fewer than 3 boots or 5 samples a side gives "insufficient
-data". The per-kernel median CIs resample boots, then samples within
-boots.</p>
+<p>Every judged metric, the primary ones first. The method, as this run applied it:</p>
+EOF
+	jq -r '.method.notes[] | "<p>\(@html)</p>"' "$tmp/model.json"
+	cat <<EOF
 <table id="results-table">
 EOF
 	judged_head "$hb" "$hn"
@@ -618,7 +618,7 @@ EOF
 		echo "<h2>Informational metrics</h2>"
 		echo "<p>Counts and sizes (rows, bytes, columns): both kernels' medians side by side; no test, no verdict.</p>"
 		echo "<table><tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th>"
-		printf '<th>%s median [95%% CI]</th><th>%s median [95%% CI]</th></tr>\n' "$hb" "$hn"
+		printf '<th>%s median [%s]</th><th>%s median [%s]</th></tr>\n' "$hb" "$ci" "$hn" "$ci"
 		rows_html info
 		echo "</table>"
 	fi

@@ -713,8 +713,8 @@ static double boot_effect_p(const struct boot_set *bs)
  *           sd(boot medians) * sqrt(samples per boot) / 1.2533 (the
  *           asymptotic sd of a median, in sigmas) * 1.349 (IQR, in
  *           sigmas) / |median|.
- * Under "boots do not matter" the two agree; between > 2 x within, with
- * a Kruskal-Wallis p < 0.01 across boots, means a boot effect: more
+ * Under "boots do not matter" the two agree; between > BOOT_WARN_SPREAD x
+ * within, with Kruskal-Wallis p < BOOT_WARN_P across boots, means a boot effect: more
  * boots (not more samples) are needed.
  */
 void group_stats(const struct boot_set *bs, const double *bmed, size_t reps,
@@ -768,7 +768,8 @@ void group_stats(const struct boot_set *bs, const double *bmed, size_t reps,
 	}
 	gs->boot_p = boot_effect_p(bs);
 	if (!isnan(gs->within_spread) && !isnan(gs->between_spread) &&
-	    gs->between_spread > 2 * gs->within_spread && gs->boot_p < 0.01)
+	    gs->between_spread > BOOT_WARN_SPREAD * gs->within_spread &&
+	    gs->boot_p < BOOT_WARN_P)
 		gs->boot_warning = 1;
 	if (bmed && reps) {
 		bm = xmalloc(reps * sizeof(*bm));

@@ -58,14 +58,8 @@ void boot_medians(const struct boot_set *bs, struct rng *r, size_t reps,
 #define BOOT_BIG 20000
 #endif
 
-/* The interval shown with every estimate. */
-#define CI_LEVEL 0.95
-/*
- * The interval a verdict is decided on: its ends are one-sided 95 %
- * bounds, so "worse than the floor" and "inside the floor" are each a
- * one-sided test at 5 % (as in an equivalence test, TOST).
- */
-#define DECISION_LEVEL 0.90
+/* CI_LEVEL, DECISION_LEVEL and the other constants of the method */
+#include "method.h"
 
 int percentile_ci(double *v, size_t n, double level, double *lo, double *hi);
 

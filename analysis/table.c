@@ -24,6 +24,7 @@
 #include "raw.h"
 #include "results.h"
 #include "stats.h"
+#include "model.h"
 #include "table.h"
 #include "util.h"
 
@@ -803,13 +804,6 @@ static int table_box(const struct results *rs, const struct targs *a)
 
 /* ---- rows: every result, formatted, in report order ---- */
 
-static const char *const sec_name[] = {
-	[SEC_PRIMARY] = "primary",
-	[SEC_JUDGED] = "judged",
-	[SEC_INFO] = "informational",
-	[SEC_NA] = "n/a",
-};
-
 static int table_rows(const struct results *rs)
 {
 	size_t *o = results_order(rs), i;
@@ -817,43 +811,20 @@ static int table_rows(const struct results *rs)
 	puts("section\tworkload\tvariant\tpoint\tmetric\tunit\tbetter\tn\tbase\tnew\testimate\tp\tp_adj\tmin_effect\tfloor_source\tverdict\twhy\tclock");
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->row[o[i]];
+		struct cells c;
 		const char *f[] = { r->workload, r->variant, r->point, r->metric,
-				    r->unit, r->better };
-		const json_t *g0 = json_get(r->r, "base"), *g1 = json_get(r->r, "new");
-		char b[160], e[160];
+				    r->unit, r->better, c.n, c.base, c.new, c.est,
+				    c.p, c.p_adj, c.min_effect,
+				    json_str(r->r, "floor_source"), r->verdict,
+				    r->why, r->clock };
 		size_t k;
-		int s;
 
-		printf("%s", sec_name[r->sec]);
+		row_cells(r, &c);
+		printf("%s", section_name(r->sec));
 		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 			putchar('\t');
 			tsv_field(stdout, f[k]);
 		}
-		printf("\t%.0f/%.0f", json_num(g0, "n"), json_num(g1, "n"));
-		for (s = 0; s < 2; s++) {
-			fmt_est(b, sizeof(b), r->med[s], r->lo[s], r->hi[s]);
-			printf("\t%s", b);
-		}
-		fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
-			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
-		printf("\t%s%s", !strcmp(r->scale, "difference") && strcmp(e, "-") ?
-				 "diff " : "", e);
-		fmt_p(b, sizeof(b), json_num(r->r, "p"));
-		printf("\t%s", b);
-		fmt_p(b, sizeof(b), json_num(r->r, "p_adj"));
-		printf("\t%s", b);
-		if (isnan(json_num(r->r, "min_effect")))
-			printf("\t-");
-		else
-			printf("\t%.3g%%", json_num(r->r, "min_effect") * 100);
-		putchar('\t');
-		tsv_field(stdout, json_str(r->r, "floor_source"));
-		putchar('\t');
-		tsv_field(stdout, r->verdict);
-		putchar('\t');
-		tsv_field(stdout, r->why);
-		putchar('\t');
-		tsv_field(stdout, r->clock);
 		putchar('\n');
 	}
 	free(o);
