@@ -44,6 +44,22 @@ append_csv() {
 	cat "$1.perf" >>"$2"
 }
 
+# keep_rows TMP CSV: a point's rows onto its workload's CSV (one header
+# per CSV, however many points it holds), then TMP and TMP.perf go. A
+# write that fails (a full disk) must not leave a CSV that looks whole:
+# it moves aside as <wl>.incomplete, which no one reads; returns 1.
+# Uses the point's $wl, $point and $variant for the message.
+keep_rows() {
+	if append_csv "$1" "$2"; then
+		rm -f "$1" "$1.perf"
+		return 0
+	fi
+	say "error: $wl point=$point variant=$variant: writing $2 failed (guest disk full? $(df -k "$res" 2>/dev/null | tail -n 1)); moved aside as $wl.incomplete"
+	mv -f "$2" "$res/raw/$wl.incomplete" 2>/dev/null || rm -f "$2"
+	rm -f "$1" "$1.perf"
+	return 1
+}
+
 # Before its samples, each point waits (at most this long) until the
 # CPUs are idle: what the point before left running (a large map's
 # deferred free) or its own setup started must not run in its samples.
@@ -159,12 +175,7 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 			"$clock" "$args" "$extra" "$tmp" \
 			"$res/output/$wl/$(printf '%s-%s' "$variant" "$point" | tr ';=/' '_-_')"; then
 			: >"$tmp.perf"
-			if ! append_csv "$tmp" "$csv"; then
-				say "error: $wl point=$point variant=$variant: writing $csv failed (guest disk full? $(df -k "$res" 2>/dev/null | tail -n 1)); moved aside as $wl.incomplete"
-				mv -f "$csv" "$res/raw/$wl.incomplete" 2>/dev/null || rm -f "$csv"
-				status=1
-			fi
-			rm -f "$tmp" "$tmp.perf"
+			keep_rows "$tmp" "$csv" || status=1
 		else
 			mv "$tmp" "$res/raw/$wl.failed-$n.csv" 2>/dev/null || true
 			status=1
@@ -196,15 +207,7 @@ while IFS="$tab" read -r wl bench variant point reps warmup clock args extra; do
 			status=1
 			: >"$tmp.perf"
 		fi
-		# One header per CSV, however many points it holds. A write
-		# that fails (a full disk) must not leave a CSV that looks
-		# whole: it moves aside as $wl.incomplete, which no one reads.
-		if ! append_csv "$tmp" "$csv"; then
-			say "error: $wl point=$point variant=$variant: writing $csv failed (guest disk full? $(df -k "$res" 2>/dev/null | tail -n 1)); moved aside as $wl.incomplete"
-			mv -f "$csv" "$res/raw/$wl.incomplete" 2>/dev/null || rm -f "$csv"
-			status=1
-		fi
-		rm -f "$tmp" "$tmp.perf"
+		keep_rows "$tmp" "$csv" || status=1
 	else
 		[ "$rc" != 0 ] || rc=$prc
 		if [ "$rc" = 4 ]; then
