@@ -13,6 +13,8 @@
 #
 # KB_DEPS_ROOT (tests only, default /): the root whose
 # usr/sbin/policy-rc.d and etc/systemd, etc/rc?.d are used.
+# KB_DEPS_PACKAGES (tests only): these packages instead of kbench's list
+# (the proof on a systemd guest installs openssh-server alone).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +47,9 @@ PKGS=(
 	perl shellcheck chromium libclang-rt-14-dev
 )
 
+if [ -n "${KB_DEPS_PACKAGES:-}" ]; then
+	read -r -a PKGS <<<"$KB_DEPS_PACKAGES"
+fi
 missing=()
 for p in "${PKGS[@]}"; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

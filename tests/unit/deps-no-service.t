@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-echo "1..35"
+echo "1..37"
 
 # The tools deps.sh and the stubs use, and nothing else.
 tools=$tmp/tools
@@ -179,5 +179,11 @@ setup
 STUB_UID=1000 check_rc "deps.sh as a user fails" 1 deps
 t "naming the apt-get line, with no policy-rc.d made" \
 	bash -c "grep -q 'sudo apt-get install -y --no-install-recommends sparse openssh-server' '$tmp/err' && [ ! -e '$r/usr/sbin/policy-rc.d' ] && [ ! -s '$STUB_LOG' ]"
+
+# 36-37: KB_DEPS_PACKAGES (the proof on a systemd guest) checks those alone
+setup
+KB_DEPS_PACKAGES="openssh-server" check "deps.sh with KB_DEPS_PACKAGES=openssh-server" deps
+t "installs openssh-server alone (sparse, missing too, is not in that list)" \
+	grep -qx 'apt-get install -y --no-install-recommends openssh-server' "$STUB_LOG"
 
 exit "$fail"
