@@ -4,15 +4,17 @@
  * spec section 5, issue 13 section 2) from user space, with raw bpf()
  * calls and no libbpf, so that one binary runs on both kernels.
  *
- *   commonattrs [-v]
+ *   commonattrs [-l] [-v] [-t PATTERN]...   (../lib/harness.h)
  *
  * -v prints every log the kernel wrote as "#" lines. TAP on stdout;
  * exit 0 when every case holds, 1 otherwise, 2 on usage errors.
  *
  * On a kernel without the feature (the probe, BPF_PROG_LOAD |
  * BPF_COMMON_ATTRS with a NULL struct, fails with EINVAL instead of
- * EFAULT) only the three-argument cases run and the others are
- * reported as skipped: "COMMON_ATTRS absent" is not a failure.
+ * EFAULT) only the three-argument cases run, then the probe case
+ * reports "COMMON_ATTRS absent" (kb_absent()), which is not a failure.
+ * Every case after plain_calls runs the probe first (once), so -t can
+ * select it alone.
  *
  * The host's <linux/bpf.h> (Debian 12) predates log_true_size and the
  * feature, so the layouts used are defined here, from the 6.12 and
@@ -33,7 +35,7 @@
 #include <unistd.h>
 
 #include "../lib/btf.h"
-#include "../lib/tap.h"
+#include "../lib/harness.h"
 
 #define BPF_COMMON_ATTRS	(1 << 16)
 
@@ -134,16 +136,14 @@ struct map_info {
 	uint32_t rest[32];
 };
 
-/* ---- TAP: ../lib/tap.h ---- */
-
-static int verbose;
+/* ---- the kernel's logs, with -v ---- */
 
 /* the log as "#" lines, with -v */
 static void show_log(const char *what, const char *log)
 {
 	const char *p = log, *nl;
 
-	if (!verbose)
+	if (!kb_verbose)
 		return;
 	printf("# %s log:\n", what);
 	while (*p) {
@@ -311,26 +311,9 @@ static void btf_init(struct btf_attr *a, int good)
 	a->btf_size = good ? sizeof(btf_good) : sizeof(btf_bad);
 }
 
-/* ---- probe ---- */
-
-/* 1: supported (EFAULT), 0: absent (EINVAL or anything else) */
-static int probe(void)
-{
-	struct prog_attr a;
-	int r;
-
-	memset(&a, 0, sizeof(a));
-	r = bpf5(CMD_PROG_LOAD | BPF_COMMON_ATTRS, &a, sizeof(a), NULL,
-		 sizeof(struct common_attr));
-	drop(r);
-	printf("# probe: BPF_PROG_LOAD|BPF_COMMON_ATTRS with NULL gives %s\n",
-	       fd_err_name(r));
-	return r == -EFAULT;
-}
-
 /* ---- three-argument calls: the same on both kernels ---- */
 
-static void plain_calls(void)
+KB_CASE(plain_calls)
 {
 	struct map_attr ma;
 	struct prog_attr pa;
@@ -346,8 +329,7 @@ static void plain_calls(void)
 	map_hash(&ma);
 	strcpy(ma.map_name, "ca_plain");
 	map = bpf3(CMD_MAP_CREATE, &ma, sizeof(ma));
-	result(map >= 0, "plain: MAP_CREATE (3 args) gives an fd: %s", fd_err_name(map));
-	if (map < 0)
+	if (!ASSERT_FD(map, "plain: MAP_CREATE (3 args) gives an fd"))
 		return;
 
 	memset(&ea, 0, sizeof(ea));
@@ -355,11 +337,11 @@ static void plain_calls(void)
 	ea.key = (uintptr_t)&key;
 	ea.value = (uintptr_t)&val;
 	r = bpf3(CMD_MAP_UPDATE_ELEM, &ea, sizeof(ea));
-	result(r == 0, "plain: MAP_UPDATE_ELEM: %s", err_name(r));
+	ASSERT_OK(r, "plain: MAP_UPDATE_ELEM");
 	ea.value = (uintptr_t)&got;
 	r = bpf3(CMD_MAP_LOOKUP_ELEM, &ea, sizeof(ea));
-	result(r == 0 && got == 42, "plain: MAP_LOOKUP_ELEM reads it back: %s, %llu",
-	       err_name(r), (unsigned long long)got);
+	ASSERT_TRUE(r == 0 && got == 42, "plain: MAP_LOOKUP_ELEM reads it back: %s, %llu",
+		    err_name(r), (unsigned long long)got);
 
 	memset(&mi, 0, sizeof(mi));
 	memset(&ia, 0, sizeof(ia));
@@ -367,23 +349,21 @@ static void plain_calls(void)
 	ia.info_len = sizeof(mi);
 	ia.info = (uintptr_t)&mi;
 	r = bpf3(CMD_OBJ_GET_INFO_BY_FD, &ia, sizeof(ia));
-	result(r == 0 && mi.type == MAP_TYPE_HASH && mi.key_size == 4 &&
-	       mi.value_size == 8 && !strcmp(mi.name, "ca_plain"),
-	       "plain: OBJ_GET_INFO_BY_FD: %s, type %u key %u value %u name %s",
-	       err_name(r), mi.type, mi.key_size, mi.value_size, mi.name);
+	ASSERT_TRUE(r == 0 && mi.type == MAP_TYPE_HASH && mi.key_size == 4 &&
+		    mi.value_size == 8 && !strcmp(mi.name, "ca_plain"),
+		    "plain: OBJ_GET_INFO_BY_FD: %s, type %u key %u value %u name %s",
+		    err_name(r), mi.type, mi.key_size, mi.value_size, mi.name);
 
 	/* an old caller leaves garbage in the registers of args 4 and 5 */
 	val = 7;
 	ea.value = (uintptr_t)&val;
 	r = bpf5(CMD_MAP_UPDATE_ELEM, &ea, sizeof(ea), (void *)0xdeadbeef, ~0UL);
-	result(r == 0, "plain: MAP_UPDATE_ELEM ignores args 4 and 5 without the flag: %s",
-	       err_name(r));
+	ASSERT_OK(r, "plain: MAP_UPDATE_ELEM ignores args 4 and 5 without the flag");
 	close(map);
 
 	map_hash(&ma);
 	map = bpf5(CMD_MAP_CREATE, &ma, sizeof(ma), (void *)0xdeadbeef, 99999);
-	result(map >= 0, "plain: MAP_CREATE ignores args 4 and 5 without the flag: %s",
-	       fd_err_name(map));
+	ASSERT_FD(map, "plain: MAP_CREATE ignores args 4 and 5 without the flag");
 	drop(map);
 
 	/* PROG_LOAD with the log in the attr: log_true_size as in 6.12 */
@@ -393,20 +373,19 @@ static void plain_calls(void)
 	pa.log_buf = (uintptr_t)log;
 	pa.log_size = sizeof(log);
 	prog = bpf3(CMD_PROG_LOAD, &pa, sizeof(pa));
-	result(prog == -EACCES && strstr(log, "R0 !read_ok") &&
-	       pa.log_true_size == strlen(log) + 1,
-	       "plain: PROG_LOAD rejected with its log: %s, true size %u, strlen %zu",
-	       fd_err_name(prog), pa.log_true_size, strlen(log));
+	ASSERT_TRUE(prog == -EACCES && strstr(log, "R0 !read_ok") &&
+		    pa.log_true_size == strlen(log) + 1,
+		    "plain: PROG_LOAD rejected with its log: %s, true size %u, strlen %zu",
+		    fd_err_name(prog), pa.log_true_size, strlen(log));
 	show_log("plain PROG_LOAD", log);
 	drop(prog);
 	prog_init(&pa, 1);
 	prog = bpf3(CMD_PROG_LOAD, &pa, sizeof(pa));
-	result(prog >= 0, "plain: PROG_LOAD of a 2-insn program: %s", fd_err_name(prog));
+	ASSERT_FD(prog, "plain: PROG_LOAD of a 2-insn program");
 	drop(prog);
 	prog_init(&pa, 1);
 	prog = bpf5(CMD_PROG_LOAD, &pa, sizeof(pa), (void *)1, 4096);
-	result(prog >= 0, "plain: PROG_LOAD ignores args 4 and 5 without the flag: %s",
-	       fd_err_name(prog));
+	ASSERT_FD(prog, "plain: PROG_LOAD ignores args 4 and 5 without the flag");
 	drop(prog);
 
 	btf_init(&ba, 0);
@@ -415,15 +394,103 @@ static void plain_calls(void)
 	ba.btf_log_buf = (uintptr_t)log;
 	ba.btf_log_size = sizeof(log);
 	btf = bpf3(CMD_BTF_LOAD, &ba, sizeof(ba));
-	result(btf == -EINVAL && log[0] && ba.btf_log_true_size == strlen(log) + 1,
-	       "plain: BTF_LOAD rejected with its log: %s, true size %u, strlen %zu",
-	       fd_err_name(btf), ba.btf_log_true_size, strlen(log));
+	ASSERT_TRUE(btf == -EINVAL && log[0] && ba.btf_log_true_size == strlen(log) + 1,
+		    "plain: BTF_LOAD rejected with its log: %s, true size %u, strlen %zu",
+		    fd_err_name(btf), ba.btf_log_true_size, strlen(log));
 	show_log("plain BTF_LOAD", log);
 	drop(btf);
 	btf_init(&ba, 1);
 	btf = bpf3(CMD_BTF_LOAD, &ba, sizeof(ba));
-	result(btf >= 0, "plain: BTF_LOAD of one int: %s", fd_err_name(btf));
+	ASSERT_FD(btf, "plain: BTF_LOAD of one int");
 	drop(btf);
+}
+
+/* ---- the probe: the feature, or its absence ---- */
+
+/* what the probe gives: EFAULT with the feature, EINVAL without */
+static int probe(void)
+{
+	struct prog_attr a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	r = bpf5(CMD_PROG_LOAD | BPF_COMMON_ATTRS, &a, sizeof(a), NULL,
+		 sizeof(struct common_attr));
+	drop(r);
+	printf("# probe: BPF_PROG_LOAD|BPF_COMMON_ATTRS with NULL gives %s\n",
+	       fd_err_name(r));
+	return r;
+}
+
+/*
+ * 1 if the running kernel's BTF holds the name s, 0 if not, -errno if
+ * it cannot be read.
+ */
+static int btf_names(const char *s)
+{
+	size_t n = strlen(s) + 2, len;
+	uint8_t *btf = read_whole_file(BTF_PATH, &len);
+	char want[128];
+	int found;
+
+	if (!btf)
+		return -ENODEV;
+	/* a name in the string section: NUL on both sides */
+	want[0] = '\0';
+	found = n <= sizeof(want);
+	if (found) {
+		memcpy(want + 1, s, n - 1);
+		found = memmem(btf, len, want, n) != NULL;
+	}
+	free(btf);
+	return found;
+}
+
+/*
+ * Once: 1 if the feature is there (the probe gives EFAULT, and the
+ * kernel's BTF agrees), else 0 after reporting the feature absent or
+ * the probe failed. The kernel's own BTF says whether it was built
+ * with the feature: a probe that does not give EFAULT there is a
+ * failure, not a skip. Only a kernel whose BTF lacks struct
+ * bpf_common_attr may report the feature absent.
+ */
+static bool present(void)
+{
+	static int done;	/* 1 present, -1 absent or broken */
+	int64_t val = 0;
+	int named, r;
+
+	if (done)
+		return done > 0;
+	done = -1;
+	named = btf_names("bpf_common_attr");
+	r = probe();
+	if (r != -EFAULT && named == 0) {
+		kb_absent("COMMON_ATTRS", "BPF_PROG_LOAD|BPF_COMMON_ATTRS with NULL gives %s, and the kernel's BTF lacks struct bpf_common_attr",
+			  kb_ret_name(r));
+		return false;
+	}
+	if (!ASSERT_ERRNO(r, EFAULT, "probe: BPF_PROG_LOAD|BPF_COMMON_ATTRS with NULL (%s)",
+			  named > 0 ? "the kernel's BTF has struct bpf_common_attr" :
+			  named == 0 ? "the kernel's BTF lacks struct bpf_common_attr" :
+			  "the kernel's BTF cannot be read to tell whether the feature is built in"))
+		return false;
+	ASSERT_EQ(named, 1, "BTF: struct bpf_common_attr is in the kernel's BTF");
+	/* an entry of enum bpf_cmd, as upstream has it (common-attrs/0001) */
+	r = btf_enum_value("bpf_cmd", "BPF_COMMON_ATTRS", &val);
+	ASSERT_TRUE(r == 0 && val == BPF_COMMON_ATTRS,
+		    "BTF: enum bpf_cmd has BPF_COMMON_ATTRS = %lld (want %d): %s",
+		    r ? -1LL : (long long)val, BPF_COMMON_ATTRS,
+		    r == -ENOENT ? "enum bpf_cmd lacks it" :
+		    r == -ESRCH ? "no enum bpf_cmd in the BTF" :
+		    r ? err_name(r) : "found");
+	done = 1;
+	return true;
+}
+
+KB_CASE(probe)
+{
+	present();
 }
 
 /* ---- MAP_CREATE's failure log ---- */
@@ -480,7 +547,7 @@ static const struct map_case map_cases[] = {
 	{ "rhash map_extra upper bits", "Invalid map_extra.\n", EINVAL, mc_rhash_extra },
 };
 
-static void map_create_log(const struct map_case *c)
+static void map_create_case(const struct map_case *c)
 {
 	struct common_attr ca;
 	struct map_attr ma;
@@ -501,12 +568,12 @@ static void map_create_log(const struct map_case *c)
 	ca.log_level = 1;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
-	result(r == -c->err && !strcmp(log, c->msg) && ca.log_true_size == len + 1 &&
-	       objs_same(before, why, sizeof(why)),
-	       "map_create %s: %s (want %s), log \"%.*s\\n\", true size %u (want %zu), %s",
-	       c->name, fd_err_name(r), err_name(c->err),
-	       (int)(strnlen(log, sizeof(log)) ? strnlen(log, sizeof(log)) - 1 : 0), log,
-	       ca.log_true_size, len + 1, why);
+	ASSERT_TRUE(r == -c->err && !strcmp(log, c->msg) && ca.log_true_size == len + 1 &&
+		    objs_same(before, why, sizeof(why)),
+		    "map_create %s: %s (want %s), log \"%.*s\\n\", true size %u (want %zu), %s",
+		    c->name, fd_err_name(r), err_name(c->err),
+		    (int)(strnlen(log, sizeof(log)) ? strnlen(log, sizeof(log)) - 1 : 0), log,
+		    ca.log_true_size, len + 1, why);
 
 	/* too small: the end of the message (the log rotates), ENOSPC */
 	memset(log, 'x', sizeof(log));
@@ -516,10 +583,10 @@ static void map_create_log(const struct map_case *c)
 	ca.log_level = 1;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
-	result(r == -ENOSPC && !strcmp(log, c->msg + len - (small - 1)) &&
-	       log[small] == 'x' && ca.log_true_size == len + 1,
-	       "map_create %s, %u-byte log: %s (want ENOSPC), tail of the message, true size %u",
-	       c->name, small, fd_err_name(r), ca.log_true_size);
+	ASSERT_TRUE(r == -ENOSPC && !strcmp(log, c->msg + len - (small - 1)) &&
+		    log[small] == 'x' && ca.log_true_size == len + 1,
+		    "map_create %s, %u-byte log: %s (want ENOSPC), tail of the message, true size %u",
+		    c->name, small, fd_err_name(r), ca.log_true_size);
 
 	/* too small with BPF_LOG_FIXED (8): the start of the message */
 	memset(log, 'x', sizeof(log));
@@ -528,27 +595,38 @@ static void map_create_log(const struct map_case *c)
 	ca.log_true_size = 0;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
-	result(r == -ENOSPC && !strncmp(log, c->msg, small - 1) && log[small - 1] == 0 &&
-	       log[small] == 'x' && ca.log_true_size == len + 1,
-	       "map_create %s, %u-byte fixed log: %s (want ENOSPC), head of the message, true size %u",
-	       c->name, small, fd_err_name(r), ca.log_true_size);
+	ASSERT_TRUE(r == -ENOSPC && !strncmp(log, c->msg, small - 1) && log[small - 1] == 0 &&
+		    log[small] == 'x' && ca.log_true_size == len + 1,
+		    "map_create %s, %u-byte fixed log: %s (want ENOSPC), head of the message, true size %u",
+		    c->name, small, fd_err_name(r), ca.log_true_size);
 
 	/* log_size 0: only the size the log needs */
 	memset(&ca, 0, sizeof(ca));
 	ca.log_level = 1;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
-	result(r == -c->err && ca.log_true_size == len + 1,
-	       "map_create %s, no buffer: %s (want %s), true size %u",
-	       c->name, fd_err_name(r), err_name(c->err), ca.log_true_size);
+	ASSERT_TRUE(r == -c->err && ca.log_true_size == len + 1,
+		    "map_create %s, no buffer: %s (want %s), true size %u",
+		    c->name, fd_err_name(r), err_name(c->err), ca.log_true_size);
 }
 
-static void map_create_ok(void)
+KB_CASE(map_create_log)
+{
+	if (!present())
+		return;
+	for (size_t i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
+		map_create_case(&map_cases[i]);
+}
+
+KB_CASE(map_create_ok)
 {
 	struct common_attr ca;
 	struct map_attr ma;
 	char log[64];
 	int r;
+
+	if (!present())
+		return;
 
 	map_hash(&ma);
 	memset(log, 'x', sizeof(log));
@@ -557,13 +635,13 @@ static void map_create_ok(void)
 	ca.log_size = sizeof(log);
 	ca.log_level = 1;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
-	result(r >= 0 && log[0] == 'x',
-	       "map_create with a log that succeeds: %s, log untouched", fd_err_name(r));
+	ASSERT_TRUE(r >= 0 && log[0] == 'x',
+		    "map_create with a log that succeeds: %s, log untouched", fd_err_name(r));
 	drop(r);
 
 	memset(&ca, 0, sizeof(ca));
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
-	result(r >= 0, "map_create with zeroed common attributes: %s", fd_err_name(r));
+	ASSERT_FD(r, "map_create with zeroed common attributes");
 	drop(r);
 }
 
@@ -614,7 +692,7 @@ static int true_sizes_ok(enum where w, uint32_t atrue, uint32_t ctrue, uint32_t 
 	}
 }
 
-static void prog_load_log(void)
+KB_CASE(prog_load_log)
 {
 	static char ref[4096], log[4096];
 	struct prog_attr pa;
@@ -622,6 +700,9 @@ static void prog_load_log(void)
 	uint32_t ref_true = 0;
 	enum where w;
 	int r;
+
+	if (!present())
+		return;
 
 	/* the reference: the log in the attr, the three-argument call */
 	prog_init(&pa, 0);
@@ -643,19 +724,19 @@ static void prog_load_log(void)
 		r = bpf_common(CMD_PROG_LOAD, &pa, sizeof(pa), &ca);
 		drop(r);
 		if (w == IN_BOTH_DIFFERENT) {
-			result(r == -EINVAL && log[0] == 'x' &&
-			       true_sizes_ok(w, pa.log_true_size, ca.log_true_size, 0) &&
-			       objs_same(before, why, sizeof(why)),
-			       "prog_load %s: %s (want EINVAL), log untouched, %s",
-			       where_name[w], fd_err_name(r), why);
+			ASSERT_TRUE(r == -EINVAL && log[0] == 'x' &&
+				    true_sizes_ok(w, pa.log_true_size, ca.log_true_size, 0) &&
+				    objs_same(before, why, sizeof(why)),
+				    "prog_load %s: %s (want EINVAL), log untouched, %s",
+				    where_name[w], fd_err_name(r), why);
 			continue;
 		}
-		result(r == -EACCES && !strcmp(log, ref) &&
-		       true_sizes_ok(w, pa.log_true_size, ca.log_true_size, ref_true) &&
-		       objs_same(before, why, sizeof(why)),
-		       "prog_load %s: %s (want EACCES), log %s the 3-arg one, true sizes attr %#x common %#x (want %u), %s",
-		       where_name[w], fd_err_name(r), strcmp(log, ref) ? "differs from" : "is",
-		       pa.log_true_size, ca.log_true_size, ref_true, why);
+		ASSERT_TRUE(r == -EACCES && !strcmp(log, ref) &&
+			    true_sizes_ok(w, pa.log_true_size, ca.log_true_size, ref_true) &&
+			    objs_same(before, why, sizeof(why)),
+			    "prog_load %s: %s (want EACCES), log %s the 3-arg one, true sizes attr %#x common %#x (want %u), %s",
+			    where_name[w], fd_err_name(r), strcmp(log, ref) ? "differs from" : "is",
+			    pa.log_true_size, ca.log_true_size, ref_true, why);
 	}
 
 	/* an accepted program, log in common: fd and a log */
@@ -666,14 +747,14 @@ static void prog_load_log(void)
 	ca.log_size = sizeof(log);
 	ca.log_level = 1;
 	r = bpf_common(CMD_PROG_LOAD, &pa, sizeof(pa), &ca);
-	result(r >= 0 && strstr(log, "processed 2 insns") && ca.log_true_size == strlen(log) + 1,
-	       "prog_load accepted, log in common: %s, true size %u, strlen %zu",
-	       fd_err_name(r), ca.log_true_size, strlen(log));
+	ASSERT_TRUE(r >= 0 && strstr(log, "processed 2 insns") && ca.log_true_size == strlen(log) + 1,
+		    "prog_load accepted, log in common: %s, true size %u, strlen %zu",
+		    fd_err_name(r), ca.log_true_size, strlen(log));
 	show_log("accepted PROG_LOAD", log);
 	drop(r);
 }
 
-static void btf_load_log(void)
+KB_CASE(btf_load_log)
 {
 	static char ref[4096], log[4096];
 	struct btf_attr ba;
@@ -681,6 +762,9 @@ static void btf_load_log(void)
 	uint32_t ref_true;
 	enum where w;
 	int good, r;
+
+	if (!present())
+		return;
 
 	for (good = 0; good <= 1; good++) {
 		btf_init(&ba, good);
@@ -709,28 +793,28 @@ static void btf_load_log(void)
 				r = 0;
 			}
 			if (w == IN_BOTH_DIFFERENT) {
-				result(r == -EINVAL && log[0] == 'x' &&
-				       true_sizes_ok(w, ba.btf_log_true_size, ca.log_true_size, 0) &&
-				       objs_same(before, why, sizeof(why)),
-				       "btf_load %s %s: %s (want EINVAL), log untouched, %s",
-				       good ? "good" : "bad", where_name[w], err_name(r), why);
+				ASSERT_TRUE(r == -EINVAL && log[0] == 'x' &&
+					    true_sizes_ok(w, ba.btf_log_true_size, ca.log_true_size, 0) &&
+					    objs_same(before, why, sizeof(why)),
+					    "btf_load %s %s: %s (want EINVAL), log untouched, %s",
+					    good ? "good" : "bad", where_name[w], err_name(r), why);
 				continue;
 			}
 			same = !strcmp(log, ref);
-			result(r == want && same && ref[0] &&
-			       true_sizes_ok(w, ba.btf_log_true_size, ca.log_true_size, ref_true) &&
-			       (!good || objs_same(before, why, sizeof(why))),
-			       "btf_load %s %s: %s (want %s), log %s the 3-arg one, true sizes attr %#x common %#x (want %u)",
-			       good ? "good" : "bad", where_name[w], err_name(r), err_name(want),
-			       same ? "is" : "differs from", ba.btf_log_true_size,
-			       ca.log_true_size, ref_true);
+			ASSERT_TRUE(r == want && same && ref[0] &&
+				    true_sizes_ok(w, ba.btf_log_true_size, ca.log_true_size, ref_true) &&
+				    (!good || objs_same(before, why, sizeof(why))),
+				    "btf_load %s %s: %s (want %s), log %s the 3-arg one, true sizes attr %#x common %#x (want %u)",
+				    good ? "good" : "bad", where_name[w], err_name(r), err_name(want),
+				    same ? "is" : "differs from", ba.btf_log_true_size,
+				    ca.log_true_size, ref_true);
 		}
 	}
 }
 
 /* ---- bad input: each an errno, and nothing left behind ---- */
 
-static void bad_input(void)
+KB_CASE(bad_input)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct common_attr ca;
@@ -742,10 +826,13 @@ static void bad_input(void)
 	unsigned char *big, *ro;
 	int r;
 
+	if (!present())
+		return;
+
 	big = calloc(1, 2 * page);
 	ro = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!big || ro == MAP_FAILED) {
-		result(0, "bad input: buffers: %s", strerror(errno));
+		ASSERT_TRUE(0, "bad input: buffers: %s", strerror(errno));
 		return;
 	}
 
@@ -753,40 +840,40 @@ static void bad_input(void)
 	map_hash(&ma);
 	before = objs_now();
 	r = bpf5(CMD_MAP_CREATE | BPF_COMMON_ATTRS, &ma, sizeof(ma), big, 64);
-	result(r >= 0, "bad input: size_common 64 with a zero tail: %s", fd_err_name(r));
+	ASSERT_FD(r, "bad input: size_common 64 with a zero tail");
 	drop(r);
 	big[40] = 1;
 	r = bpf5(CMD_MAP_CREATE | BPF_COMMON_ATTRS, &ma, sizeof(ma), big, 64);
 	drop(r);
-	result(r == -E2BIG && objs_same(before, why, sizeof(why)),
-	       "bad input: size_common 64 with a non-zero tail: %s (want E2BIG), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -E2BIG && objs_same(before, why, sizeof(why)),
+		    "bad input: size_common 64 with a non-zero tail: %s (want E2BIG), %s",
+		    fd_err_name(r), why);
 	big[40] = 0;
 	big[page + 8] = 1;
 	r = bpf5(CMD_MAP_CREATE | BPF_COMMON_ATTRS, &ma, sizeof(ma), big, page + 16);
 	drop(r);
-	result(r == -E2BIG && objs_same(before, why, sizeof(why)),
-	       "bad input: size_common %ld (more than a page), non-zero tail: %s (want E2BIG), %s",
-	       page + 16, fd_err_name(r), why);
+	ASSERT_TRUE(r == -E2BIG && objs_same(before, why, sizeof(why)),
+		    "bad input: size_common %ld (more than a page), non-zero tail: %s (want E2BIG), %s",
+		    page + 16, fd_err_name(r), why);
 	prog_init(&pa, 1);
 	r = bpf5(CMD_PROG_LOAD | BPF_COMMON_ATTRS, &pa, sizeof(pa), big, page + 16);
 	drop(r);
-	result(r == -E2BIG && objs_same(before, why, sizeof(why)),
-	       "bad input: prog_load, size_common more than a page: %s (want E2BIG), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -E2BIG && objs_same(before, why, sizeof(why)),
+		    "bad input: prog_load, size_common more than a page: %s (want E2BIG), %s",
+		    fd_err_name(r), why);
 
 	/* NULL with a size */
 	r = bpf5(CMD_MAP_CREATE | BPF_COMMON_ATTRS, &ma, sizeof(ma), NULL, 24);
 	drop(r);
-	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
-	       "bad input: map_create, NULL common attributes with a size: %s (want EFAULT), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EFAULT && objs_same(before, why, sizeof(why)),
+		    "bad input: map_create, NULL common attributes with a size: %s (want EFAULT), %s",
+		    fd_err_name(r), why);
 	btf_init(&ba, 1);
 	r = bpf5(CMD_BTF_LOAD | BPF_COMMON_ATTRS, &ba, sizeof(ba), NULL, 24);
 	drop(r);
-	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
-	       "bad input: btf_load, NULL common attributes with a size: %s (want EFAULT), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EFAULT && objs_same(before, why, sizeof(why)),
+		    "bad input: btf_load, NULL common attributes with a size: %s (want EFAULT), %s",
+		    fd_err_name(r), why);
 
 	/* a log_level the command rejects: bits outside BPF_LOG_MASK */
 	memset(&ca, 0, sizeof(ca));
@@ -795,26 +882,26 @@ static void bad_input(void)
 	ca.log_level = 0x100;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
-	result(r == -EINVAL && objs_same(before, why, sizeof(why)),
-	       "bad input: map_create, log_level 0x100: %s (want EINVAL), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EINVAL && objs_same(before, why, sizeof(why)),
+		    "bad input: map_create, log_level 0x100: %s (want EINVAL), %s",
+		    fd_err_name(r), why);
 	r = bpf_common(CMD_PROG_LOAD, &pa, sizeof(pa), &ca);
 	drop(r);
-	result(r == -EINVAL && objs_same(before, why, sizeof(why)),
-	       "bad input: prog_load, log_level 0x100: %s (want EINVAL), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EINVAL && objs_same(before, why, sizeof(why)),
+		    "bad input: prog_load, log_level 0x100: %s (want EINVAL), %s",
+		    fd_err_name(r), why);
 	r = bpf_common(CMD_BTF_LOAD, &ba, sizeof(ba), &ca);
 	drop(r);
-	result(r == -EINVAL && objs_same(before, why, sizeof(why)),
-	       "bad input: btf_load, log_level 0x100: %s (want EINVAL), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EINVAL && objs_same(before, why, sizeof(why)),
+		    "bad input: btf_load, log_level 0x100: %s (want EINVAL), %s",
+		    fd_err_name(r), why);
 	/* a buffer without a level */
 	ca.log_level = 0;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
-	result(r == -EINVAL && objs_same(before, why, sizeof(why)),
-	       "bad input: map_create, log_buf with log_level 0: %s (want EINVAL), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EINVAL && objs_same(before, why, sizeof(why)),
+		    "bad input: map_create, log_buf with log_level 0: %s (want EINVAL), %s",
+		    fd_err_name(r), why);
 
 	/* a read-only log buffer */
 	memset(&ca, 0, sizeof(ca));
@@ -824,26 +911,44 @@ static void bad_input(void)
 	ma.map_type = 9999;
 	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
 	drop(r);
-	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
-	       "bad input: map_create failing, read-only log_buf: %s (want EFAULT), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EFAULT && objs_same(before, why, sizeof(why)),
+		    "bad input: map_create failing, read-only log_buf: %s (want EFAULT), %s",
+		    fd_err_name(r), why);
 	r = bpf_common(CMD_PROG_LOAD, &pa, sizeof(pa), &ca);
 	drop(r);
-	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
-	       "bad input: prog_load (accepted program), read-only log_buf: %s (want EFAULT), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EFAULT && objs_same(before, why, sizeof(why)),
+		    "bad input: prog_load (accepted program), read-only log_buf: %s (want EFAULT), %s",
+		    fd_err_name(r), why);
 	r = bpf_common(CMD_BTF_LOAD, &ba, sizeof(ba), &ca);
 	drop(r);
-	result(r == -EFAULT && objs_same(before, why, sizeof(why)),
-	       "bad input: btf_load (good BTF), read-only log_buf: %s (want EFAULT), %s",
-	       fd_err_name(r), why);
+	ASSERT_TRUE(r == -EFAULT && objs_same(before, why, sizeof(why)),
+		    "bad input: btf_load (good BTF), read-only log_buf: %s (want EFAULT), %s",
+		    fd_err_name(r), why);
 
 	munmap(ro, page);
 	free(big);
 }
 
+/* the padding is named and must be zero (common-attrs/0001) */
+KB_CASE(reserved_field)
+{
+	struct common_attr ca;
+	struct map_attr ma;
+	int r;
+
+	if (!present())
+		return;
+
+	map_hash(&ma);
+	memset(&ca, 0, sizeof(ca));
+	ca.reserved = 1;
+	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
+	drop(r);
+	ASSERT_ERRNO(r, EINVAL, "MAP_CREATE, common attributes with reserved = 1");
+}
+
 /* commands that take no common attributes still work with the flag */
-static void other_commands(void)
+KB_CASE(other_commands)
 {
 	char buf[64];
 	struct common_attr ca;
@@ -853,10 +958,13 @@ static void other_commands(void)
 	uint64_t val = 1;
 	int map, r;
 
+	if (!present())
+		return;
+
 	map_hash(&ma);
 	map = bpf3(CMD_MAP_CREATE, &ma, sizeof(ma));
 	if (map < 0) {
-		result(0, "flag on MAP_UPDATE_ELEM: create: %s", fd_err_name(map));
+		ASSERT_TRUE(0, "flag on MAP_UPDATE_ELEM: create: %s", fd_err_name(map));
 		return;
 	}
 	memset(&ea, 0, sizeof(ea));
@@ -865,8 +973,7 @@ static void other_commands(void)
 	ea.value = (uintptr_t)&val;
 	memset(&ca, 0, sizeof(ca));
 	r = bpf_common(CMD_MAP_UPDATE_ELEM, &ea, sizeof(ea), &ca);
-	result(r == 0, "MAP_UPDATE_ELEM | BPF_COMMON_ATTRS, zeroed attributes: %s",
-	       err_name(r));
+	ASSERT_OK(r, "MAP_UPDATE_ELEM | BPF_COMMON_ATTRS, zeroed attributes");
 
 	/* a command that takes no log ignores one (common-attrs/0001) */
 	memset(buf, 'x', sizeof(buf));
@@ -875,109 +982,10 @@ static void other_commands(void)
 	ca.log_level = 1;
 	ca.log_true_size = 12345;
 	r = bpf_common(CMD_MAP_UPDATE_ELEM, &ea, sizeof(ea), &ca);
-	result(r == 0 && buf[0] == 'x' && buf[sizeof(buf) - 1] == 'x' &&
-	       ca.log_true_size == 12345,
-	       "MAP_UPDATE_ELEM | BPF_COMMON_ATTRS with a log: %s (want success), log %s, log_true_size %u (want 12345: ignored)",
-	       err_name(r), buf[0] == 'x' ? "untouched" : "written",
-	       ca.log_true_size);
+	ASSERT_TRUE(r == 0 && buf[0] == 'x' && buf[sizeof(buf) - 1] == 'x' &&
+		    ca.log_true_size == 12345,
+		    "MAP_UPDATE_ELEM | BPF_COMMON_ATTRS with a log: %s (want success), log %s, log_true_size %u (want 12345: ignored)",
+		    err_name(r), buf[0] == 'x' ? "untouched" : "written",
+		    ca.log_true_size);
 	close(map);
-}
-
-/* the padding is named and must be zero (common-attrs/0001) */
-static void reserved_field(void)
-{
-	struct common_attr ca;
-	struct map_attr ma;
-	int r;
-
-	map_hash(&ma);
-	memset(&ca, 0, sizeof(ca));
-	ca.reserved = 1;
-	r = bpf_common(CMD_MAP_CREATE, &ma, sizeof(ma), &ca);
-	drop(r);
-	result(r == -EINVAL, "MAP_CREATE, common attributes with reserved = 1: %s (want EINVAL)",
-	       fd_err_name(r));
-}
-
-/*
- * 1 if the running kernel's BTF holds the name s, 0 if not, -errno if
- * it cannot be read.
- */
-static int btf_names(const char *s)
-{
-	size_t n = strlen(s) + 2, len;
-	uint8_t *btf = read_whole_file(BTF_PATH, &len);
-	char want[128];
-	int found;
-
-	if (!btf)
-		return -ENODEV;
-	/* a name in the string section: NUL on both sides */
-	want[0] = '\0';
-	found = n <= sizeof(want);
-	if (found) {
-		memcpy(want + 1, s, n - 1);
-		found = memmem(btf, len, want, n) != NULL;
-	}
-	free(btf);
-	return found;
-}
-
-int main(int argc, char **argv)
-{
-	size_t i;
-	int opt, named, r;
-	int64_t val = 0;
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "v")) != -1) {
-		switch (opt) {
-		case 'v':
-			verbose = 1;
-			break;
-		default:
-			fprintf(stderr, "usage: commonattrs [-v]\n");
-			return 2;
-		}
-	}
-
-	plain_calls();
-	/*
-	 * The kernel's own BTF says whether it was built with the feature:
-	 * a probe that does not give EFAULT there is a failure, not a
-	 * skip. Only a kernel whose BTF lacks struct bpf_common_attr may
-	 * report the feature absent.
-	 */
-	named = btf_names("bpf_common_attr");
-	if (!probe()) {
-		if (named != 0) {
-			result(0, "probe: not EFAULT, but %s",
-			       named > 0 ? "the kernel's BTF has struct bpf_common_attr: the feature is built in and broken" :
-			       "the kernel's BTF cannot be read to tell whether the feature is built in");
-		} else {
-			printf("# COMMON_ATTRS absent\n");
-			skip("common attributes", "COMMON_ATTRS absent (and not in the kernel's BTF)");
-		}
-		return tap_done();
-	}
-	result(1, "probe: EFAULT, the feature is present");
-	result(named == 1, "BTF: struct bpf_common_attr is in the kernel's BTF (%d)",
-	       named);
-	/* an entry of enum bpf_cmd, as upstream has it (common-attrs/0001) */
-	r = btf_enum_value("bpf_cmd", "BPF_COMMON_ATTRS", &val);
-	result(r == 0 && val == BPF_COMMON_ATTRS,
-	       "BTF: enum bpf_cmd has BPF_COMMON_ATTRS = %lld (want %d): %s",
-	       r ? -1LL : (long long)val, BPF_COMMON_ATTRS,
-	       r == -ENOENT ? "enum bpf_cmd lacks it" :
-	       r == -ESRCH ? "no enum bpf_cmd in the BTF" :
-	       r ? err_name(r) : "found");
-	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
-		map_create_log(&map_cases[i]);
-	map_create_ok();
-	prog_load_log();
-	btf_load_log();
-	bad_input();
-	reserved_field();
-	other_commands();
-	return tap_done();
 }

@@ -5,7 +5,7 @@
  * updated with update_ftrace_direct_add/del/mod). What a user sees must
  * not change, so every case holds on both kernels:
  *
- *   directcheck
+ *   directcheck [-l] [-v] [-t PATTERN]...   (../lib/harness.h)
  *
  * fentry and fexit programs (raw instructions, bpf(BPF_PROG_LOAD), no
  * libbpf) count the calls this process makes to eight syscall functions
@@ -24,7 +24,9 @@
  * unregisters, nothing counts), and one attach again (it registers
  * anew).
  *
- * Prints TAP; exit 1 if a case failed, 2 on usage errors.
+ * Each case attaches what it needs that an earlier one would have (the
+ * eight fentry programs, once), so that -t runs it alone. Prints TAP;
+ * exit 1 if a case failed, 2 on usage errors.
  */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
@@ -32,7 +34,7 @@
 
 #include "../lib/bpf.h"
 #include "../lib/btf.h"
-#include "../lib/tap.h"
+#include "../lib/harness.h"
 
 #define NFUNC		8
 #define SLOT_FEXIT0	8	/* fexit on function 0 */
@@ -253,115 +255,182 @@ static long mass_one(const char *name, uint32_t id, void *arg)
 	return m->tried == NMASS;
 }
 
-int main(int argc, char **argv)
+/* Once: the BTF ids of the eight functions and the counters' map */
+static bool setup(void)
 {
-	int kp, p, ok, second = -1;
-	struct mass m = { 0 };
-	uint64_t kwant = 0, khits;
+	static int done;	/* 1 set up, -1 failed */
 	long id;
 
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "usage: directcheck\n");
-		return 2;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (done)
+		return done > 0;
+	done = -1;
 	self = getpid();
-
 	for (int f = 0; f < NFUNC; f++) {
 		id = btf_func_id(func[f].name);
 		fid[f] = id;
 		if (id < 0) {
-			result(0, "BTF id of %s (%s)", func[f].name,
-			       err_name(id));
-			return tap_done();
+			ASSERT_TRUE(0, "BTF id of %s (%s)", func[f].name,
+				    err_name(id));
+			return false;
 		}
 	}
-	result(1, "the BTF ids of %d syscall functions", NFUNC);
 	counters = map_create(BPF_MAP_TYPE_ARRAY, 4, 8, NSLOT, 0, 0);
-	if (counters < 0) {
-		result(0, "an array map for the counters (%s)",
-		       err_name(counters));
-		return tap_done();
-	}
+	if (!ASSERT_FD(counters, "the BTF ids of %d syscall functions, and an array map for the counters",
+		       NFUNC))
+		return false;
+	done = 1;
+	return true;
+}
 
+/* Once: fentry on each of the eight, its counter in its own slot */
+static bool eight(void)
+{
+	static int done;	/* 1 attached, -1 failed */
+	int p;
+
+	if (done || !setup())
+		return done > 0;
+	done = -1;
 	for (int f = 0; f < NFUNC; f++) {
 		p = attach(BPF_TRACE_FENTRY, fid[f], f, f);
 		if (p < 0) {
-			result(0, "fentry on %s (%s)", func[f].name, err_name(p));
-			return tap_done();
+			ASSERT_TRUE(0, "fentry on %s (%s)", func[f].name,
+				    err_name(p));
+			return false;
 		}
 	}
-	result(round_ok(), "fentry on %d functions: each counts its calls",
-	       NFUNC);
+	done = 1;
+	return true;
+}
 
-	detach(3);
-	result(round_ok(), "%s detached: it stops, the others count",
-	       func[3].name);
+/* Detaches every attached probe that counts into @slot (-1: all) */
+static void detach_slot(int slot)
+{
+	for (int p = 0; p < nprobe; p++)
+		if ((slot < 0 || probes[p].slot == slot) && probes[p].link >= 0)
+			detach(p);
+}
 
+KB_CASE(fentry_eight)
+{
+	if (eight())
+		ASSERT_TRUE(round_ok(), "fentry on %d functions: each counts its calls",
+			    NFUNC);
+}
+
+KB_CASE(detach_one)
+{
+	if (!eight())
+		return;
+	detach_slot(3);
+	ASSERT_TRUE(round_ok(), "%s detached: it stops, the others count",
+		    func[3].name);
+}
+
+KB_CASE(fexit)
+{
+	int p;
+
+	if (!eight())
+		return;
 	p = attach(BPF_TRACE_FEXIT, fid[0], SLOT_FEXIT0, 0);
-	result(p >= 0 && round_ok(),
-	       "fexit added to %s's trampoline (%s): both count",
-	       func[0].name, att_name(p));
+	ASSERT_TRUE(p >= 0 && round_ok(),
+		    "fexit added to %s's trampoline (%s): both count",
+		    func[0].name, att_name(p));
+}
 
+/* a kprobe beside a trampoline: ftrace's list function calls it */
+KB_CASE(kprobe_beside)
+{
+	uint64_t kwant = 0, khits;
+	int kp, ok, second;
+
+	if (!eight())
+		return;
 	kp = kprobe_open(1);
 	if (kp < 0) {
-		result(0, "a perf kprobe on %s (%s): the list function case "
-		       "cannot run", func[1].name, err_name(kp));
-		return tap_done();
+		ASSERT_TRUE(0, "a perf kprobe on %s (%s): the list function case "
+			    "cannot run", func[1].name, err_name(kp));
+		return;
 	}
 	kwant += 2;
 	ok = round_ok();
 	khits = kprobe_count(kp);
-	result(ok && khits == kwant,
-	       "a kprobe on %s beside its trampoline: both count (kprobe %llu of %llu)",
-	       func[1].name, (unsigned long long)khits,
-	       (unsigned long long)kwant);
+	ASSERT_TRUE(ok && khits == kwant,
+		    "a kprobe on %s beside its trampoline: both count (kprobe %llu of %llu)",
+		    func[1].name, (unsigned long long)khits,
+		    (unsigned long long)kwant);
 
 	second = attach(BPF_TRACE_FENTRY, fid[1], SLOT_SECOND1, 1);
 	kwant += 2;
 	ok = second >= 0 && round_ok();
 	khits = kprobe_count(kp);
-	result(ok && khits == kwant,
-	       "a second fentry on %s while the kprobe is there (%s): all count (kprobe %llu of %llu)",
-	       func[1].name, att_name(second),
-	       (unsigned long long)khits, (unsigned long long)kwant);
+	ASSERT_TRUE(ok && khits == kwant,
+		    "a second fentry on %s while the kprobe is there (%s): all count (kprobe %llu of %llu)",
+		    func[1].name, att_name(second),
+		    (unsigned long long)khits, (unsigned long long)kwant);
 	close(kp);
-	result(round_ok(), "the kprobe closed: both fentry on %s count",
-	       func[1].name);
+	ASSERT_TRUE(round_ok(), "the kprobe closed: both fentry on %s count",
+		    func[1].name);
+}
 
+/* function 3 has no trampoline here (detach_one, or run alone) */
+KB_CASE(kprobe_first)
+{
+	uint64_t kwant = 4, khits;
+	int kp, p, ok;
+
+	if (!setup())
+		return;
+	detach_slot(3);
 	kp = kprobe_open(3);
 	p = kp < 0 ? kp : attach(BPF_TRACE_FENTRY, fid[3], 3, 3);
-	kwant = 4;
 	ok = p >= 0 && round_ok();
 	khits = kp < 0 ? 0 : kprobe_count(kp);
-	result(ok && khits == kwant,
-	       "a kprobe on %s first, then fentry (%s): both count (kprobe %llu of %llu)",
-	       func[3].name, att_name(p),
-	       (unsigned long long)khits, (unsigned long long)kwant);
+	ASSERT_TRUE(ok && khits == kwant,
+		    "a kprobe on %s first, then fentry (%s): both count (kprobe %llu of %llu)",
+		    func[3].name, att_name(p),
+		    (unsigned long long)khits, (unsigned long long)kwant);
 	if (kp >= 0)
 		close(kp);
+}
 
-	id = btf_funcs("__x64_sys_", mass_one, &m);
-	result(id >= 0 && m.attached >= NMASS * 3 / 4 && round_ok(),
-	       "%d of the first %d __x64_sys_ functions attached at once "
-	       "(first error %s): the %d functions count as before",
-	       m.attached, m.tried,
-	       m.first_err ? err_name(m.first_err) : "none", NFUNC);
-	for (p = 0; p < nprobe; p++)
-		if (probes[p].slot == SLOT_MASS && probes[p].link >= 0)
-			detach(p);
-	result(round_ok(), "the %d detached: the %d functions count as before",
-	       m.attached, NFUNC);
+KB_CASE(mass)
+{
+	struct mass m = { 0 };
+	long r;
 
-	for (p = 0; p < nprobe; p++)
-		if (probes[p].link >= 0)
-			detach(p);
-	result(round_ok(), "everything detached: no call is counted");
+	if (!eight())
+		return;
+	r = btf_funcs("__x64_sys_", mass_one, &m);
+	ASSERT_TRUE(r >= 0 && m.attached >= NMASS * 3 / 4 && round_ok(),
+		    "%d of the first %d __x64_sys_ functions attached at once "
+		    "(first error %s): the %d functions count as before",
+		    m.attached, m.tried,
+		    m.first_err ? err_name(m.first_err) : "none", NFUNC);
+	detach_slot(SLOT_MASS);
+	ASSERT_TRUE(round_ok(), "the %d detached: the %d functions count as before",
+		    m.attached, NFUNC);
+}
 
+KB_CASE(detach_all)
+{
+	if (!setup())
+		return;
+	detach_slot(-1);
+	ASSERT_TRUE(round_ok(), "everything detached: no call is counted");
+}
+
+/* the shared ops registers anew */
+KB_CASE(attach_again)
+{
+	int p;
+
+	if (!setup())
+		return;
+	detach_slot(-1);
 	p = attach(BPF_TRACE_FENTRY, fid[2], SLOT_AGAIN2, 2);
-	result(p >= 0 && round_ok(),
-	       "fentry on %s again after that (%s): it counts",
-	       func[2].name, att_name(p));
-	return tap_done();
+	ASSERT_TRUE(p >= 0 && round_ok(),
+		    "fentry on %s again after that (%s): it counts",
+		    func[2].name, att_name(p));
 }
