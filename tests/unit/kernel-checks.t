@@ -12,18 +12,31 @@ trap 'rm -rf "$tmp"' EXIT
 echo "1..6"
 
 make_or_bail check-tools
-topics=$("$top/kernel/scripts/checks-payload.sh" kernel/series "$tmp/pay" | tr '\n' ' ')
-if [ "$topics" = "proc-interrupts rhash common-attrs ftrace-direct tracing-multi " ] && [ -x "$tmp/pay/checks/proc-interrupts/irqcompat" ] &&
-	[ -f "$tmp/pay/checks/proc-interrupts/boot-check" ] && [ -f "$tmp/pay/checks.sh" ] &&
-	[ -x "$tmp/pay/checks/rhash/rhashcheck" ] && [ -f "$tmp/pay/checks/rhash/boot-check" ] &&
-	[ -x "$tmp/pay/checks/common-attrs/commonattrs" ] && [ -f "$tmp/pay/checks/common-attrs/boot-check" ] &&
-	[ -x "$tmp/pay/checks/ftrace-direct/directcheck" ] && [ -f "$tmp/pay/checks/ftrace-direct/boot-check" ] &&
-	[ -x "$tmp/pay/checks/tracing-multi/tmcheck" ] && [ -f "$tmp/pay/checks/tracing-multi/boot-check" ] &&
-	[ -x "$tmp/pay/checks/tracing-multi/tmskel" ] && [ ! -e "$tmp/pay/checks/tracing-multi/tmskel.bpf" ] &&
+# every directory of kernel/checks but lib/ is a topic the series brings
+# (a check the series does not reach is dead), each program of it built
+# into the payload (a libbpf program's X.bpf.c only into X's skeleton)
+topics=$("$top/kernel/scripts/checks-payload.sh" kernel/series "$tmp/pay" | sort | tr '\n' ' ')
+want="" missing=""
+for d in "$top"/kernel/checks/*/; do
+	t=$(basename "$d")
+	[ "$t" != lib ] || continue
+	want="$want$t "
+	[ -f "$tmp/pay/checks/$t/boot-check" ] || missing="$missing $t/boot-check"
+	for c in "$d"*.c; do
+		[ -f "$c" ] || continue
+		p=$tmp/pay/checks/$t/$(basename "$c" .c)
+		case "$c" in
+		*.bpf.c) [ ! -e "$p" ] || missing="$missing (no $t/${p##*/} wanted)" ;;
+		*) [ -x "$p" ] || missing="$missing $t/${p##*/}" ;;
+		esac
+	done
+done
+want=$(printf '%s' "$want" | tr ' ' '\n' | sort | tr '\n' ' ')
+if [ -n "$want" ] && [ "$topics" = "$want" ] && [ -z "$missing" ] && [ -f "$tmp/pay/checks.sh" ] &&
 	[ ! -e "$tmp/pay/checks/lib" ]; then
-	ok 0 "kernel/series brings the proc-interrupts, rhash, common-attrs, ftrace-direct and tracing-multi checks, with irqcompat, rhashcheck, commonattrs, directcheck, tmcheck and tmskel (a libbpf skeleton) built (and kernel/checks/lib, no topic, stays out)"
+	ok 0 "kernel/series brings every topic of kernel/checks/ (${want% }) with its boot-check and every program built (and kernel/checks/lib, no topic, stays out)"
 else
-	ok 1 "kernel/series brings the proc-interrupts, rhash, common-attrs, ftrace-direct and tracing-multi checks, each built (got: '$topics')"
+	ok 1 "kernel/series brings every topic of kernel/checks/, each built: got '$topics', want '$want'${missing:+, missing:$missing}"
 fi
 
 # a series of its own: two topics, one with checks that fail
