@@ -45,6 +45,7 @@ help:
 	@echo "  make fuzz-kernel       the debug kernels under kfuzz and trinity, FUZZ_KERNEL_TIME min each;"
 	@echo "                         SEED=N replays a run (kernel/fuzz/README.md)"
 	@echo "  make deps              check/install the Debian packages needed"
+	@echo "  make deps-proof        on a systemd guest: make deps' install opens no port"
 	@echo "  make clean             remove build outputs in the repo (not the cache)"
 	@echo "Rooms: orchestrate/ is what bench-compare runs on the host, guest/ what runs in the guest,"
 	@echo "workloads/ the .wl files, bench/ the benchmarks, analysis/ the statistics (README: Layout)."
@@ -52,6 +53,12 @@ help:
 
 deps:
 	@scripts/deps.sh
+
+# make deps-proof: on a systemd guest, make deps' install of
+# openssh-server opens no port (scripts/deps-proof.sh); one boot
+.PHONY: deps-proof
+deps-proof: deps kernel-baseline image
+	@scripts/deps-proof.sh
 
 check-conf:
 	@scripts/check-conf.sh bench.conf $(wildcard bench.local.conf)
