@@ -122,20 +122,6 @@ static int pair_quantum(const double x[2], const double lo[2],
 	return 1;
 }
 
-void fmt_pair(char *a, char *b, size_t n, const double x[2],
-	      const double lo[2], const double hi[2])
-{
-	int q;
-
-	if (!pair_quantum(x, lo, hi, &q)) {
-		fmt_ci(a, n, x[0], lo[0], hi[0]);
-		fmt_ci(b, n, x[1], lo[1], hi[1]);
-		return;
-	}
-	fmt_at(a, n, x[0], q);
-	fmt_at(b, n, x[1], q);
-}
-
 /* "x [lo, hi]" at the digits q */
 static void fmt_est_at(char *b, size_t n, double x, double lo, double hi, int q)
 {
@@ -147,18 +133,34 @@ static void fmt_est_at(char *b, size_t n, double x, double lo, double hi, int q)
 	snprintf(b, n, "%s [%s, %s]", v, l, h);
 }
 
+/* A row's two medians, with their intervals if ci, at the pair's digits. */
+static void pair(char *ab[2], size_t n, const double x[2], const double lo[2],
+		 const double hi[2], int ci)
+{
+	int q = 0, k, both = pair_quantum(x, lo, hi, &q);
+
+	for (k = 0; k < 2; k++) {
+		if (both && ci)
+			fmt_est_at(ab[k], n, x[k], lo[k], hi[k], q);
+		else if (both)
+			fmt_at(ab[k], n, x[k], q);
+		else if (ci)
+			fmt_est(ab[k], n, x[k], lo[k], hi[k]);
+		else
+			fmt_ci(ab[k], n, x[k], lo[k], hi[k]);
+	}
+}
+
+void fmt_pair(char *a, char *b, size_t n, const double x[2],
+	      const double lo[2], const double hi[2])
+{
+	pair((char *[2]){ a, b }, n, x, lo, hi, 0);
+}
+
 void fmt_pair_est(char *a, char *b, size_t n, const double x[2],
 		  const double lo[2], const double hi[2])
 {
-	int q;
-
-	if (!pair_quantum(x, lo, hi, &q)) {
-		fmt_est(a, n, x[0], lo[0], hi[0]);
-		fmt_est(b, n, x[1], lo[1], hi[1]);
-		return;
-	}
-	fmt_est_at(a, n, x[0], lo[0], hi[0], q);
-	fmt_est_at(b, n, x[1], lo[1], hi[1], q);
+	pair((char *[2]){ a, b }, n, x, lo, hi, 1);
 }
 
 void fmt_est(char *b, size_t n, double x, double lo, double hi)

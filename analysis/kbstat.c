@@ -1428,10 +1428,11 @@ static int cmd_floor(int argc, char **argv)
 		jw_knum(f, "floor", fl);
 		fputc('}', f);
 		if (isnan(fl))
-			fprintf(stderr, "kbstat: warning: %s/%s/%s/%s: no floor: %s\n",
+			fprintf(stderr, c.tested ?
+				"kbstat: warning: %s/%s/%s/%s: no floor: the A/A interval is undefined\n" :
+				"kbstat: warning: %s/%s/%s/%s: no floor: fewer than %d boots or %d samples a side (run the A/A with BOOTS=%d or more)\n",
 				kk->workload, kk->variant, kk->point, kk->metric,
-				c.tested ? "the A/A interval is undefined" :
-				"fewer than 3 boots or 5 samples a side (run the A/A with BOOTS=3 or more)");
+				MIN_BOOTS, MIN_SAMPLES, MIN_BOOTS);
 	}
 	fputs("\n]}\n", f);
 	return out_close(f, o.out, tmp) ? 1 : 0;

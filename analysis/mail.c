@@ -247,7 +247,9 @@ static void print_per_run(const struct results *rs)
 {
 	char line[2048];
 	size_t i, k, head = 0;
+	struct method m;
 
+	method_read(rs->j, &m);
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->row[i];
 		const json_t *g = json_get(r->r, "base");
@@ -262,8 +264,9 @@ static void print_per_run(const struct results *rs)
 			continue;
 		if (!head++)
 			puts("one sample a boot (a per-run figure), too few boots for a verdict:");
-		snprintf(line, sizeof(line), "%s %s: %.0f boots a side; a verdict needs 5 samples a side, so BOOTS=5 (medians in summary.md)",
-			 r->workload, r->metric, json_num(g, "boots"));
+		snprintf(line, sizeof(line), "%s %s: %.0f boots a side; a verdict needs %.0f samples a side, so BOOTS=%.0f (medians in summary.md)",
+			 r->workload, r->metric, json_num(g, "boots"), m.min_samples,
+			 fmax(m.min_samples, m.min_boots));
 		text_wrap(stdout, "  ", "    ", line, WIDTH);
 	}
 	if (head)

@@ -241,21 +241,50 @@ static json_t *method_json(const struct results *rs)
 			 "notes", notes_json(rs));
 }
 
-static json_t *row_json(const struct row *r)
+/*
+ * A row's fields in the model, in the order of kbstat table rows' TSV
+ * columns (report.sh's awk reads them by the header's names).
+ */
+const char *const model_columns[] = {
+	"section", "workload", "variant", "point", "metric", "unit", "better",
+	"n", "base", "new", "estimate", "p", "p_adj", "min_effect",
+	"floor_source", "verdict", "why", "clock", "base_median", "new_median",
+	NULL
+};
+
+json_t *model_row(const struct row *r)
 {
 	struct cells c;
 	const char *fs = json_str(r->r, "floor_source");
+	const char *v[sizeof(model_columns) / sizeof(model_columns[0])];
+	json_t *o = json_object();
+	size_t i;
 
 	row_cells(r, &c);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
-			 "section", section_name(r->sec), "workload", r->workload,
-			 "variant", r->variant, "point", r->point, "metric", r->metric,
-			 "unit", r->unit, "better", r->better, "n", c.n,
-			 "base", c.base, "new", c.new, "base_median", c.base_med,
-			 "new_median", c.new_med, "estimate", c.est, "p", c.p,
-			 "p_adj", c.p_adj, "min_effect", c.min_effect,
-			 "floor_source", fs ? fs : "", "verdict", r->verdict,
-			 "why", r->why ? r->why : "", "clock", r->clock);
+	i = 0;
+	v[i++] = section_name(r->sec);
+	v[i++] = r->workload;
+	v[i++] = r->variant;
+	v[i++] = r->point;
+	v[i++] = r->metric;
+	v[i++] = r->unit;
+	v[i++] = r->better;
+	v[i++] = c.n;
+	v[i++] = c.base;
+	v[i++] = c.new;
+	v[i++] = c.est;
+	v[i++] = c.p;
+	v[i++] = c.p_adj;
+	v[i++] = c.min_effect;
+	v[i++] = fs;
+	v[i++] = r->verdict;
+	v[i++] = r->why;
+	v[i++] = r->clock;
+	v[i++] = c.base_med;
+	v[i++] = c.new_med;
+	for (i = 0; model_columns[i]; i++)
+		json_object_set_new(o, model_columns[i], json_string(v[i] ? v[i] : ""));
+	return o;
 }
 
 int cmd_model(int argc, char **argv)
@@ -277,13 +306,13 @@ int cmd_model(int argc, char **argv)
 	rows = json_array();
 	o = results_order(&rs);
 	for (i = 0; i < rs.n; i++)
-		json_array_append_new(rows, row_json(&rs.row[o[i]]));
+		json_array_append_new(rows, model_row(&rs.row[o[i]]));
 	free(o);
 	m = json_pack("{s:s, s:i, s:s, s:s, s:s?, s:o, s:o}",
 		      "kind", "kbench-report-model", "version", 1,
 		      "base", rs.base, "new", rs.new, "kernel", rs.kernel,
 		      "method", method_json(&rs), "rows", rows);
-	rc = !m || json_dumpf(m, stdout, JSON_INDENT(1)) || puts("") == EOF;
+	rc = !m || json_dumpf(m, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) || puts("") == EOF;
 	json_decref(m);
 	results_free(&rs);
 	return rc || fflush(stdout) ? 1 : 0;

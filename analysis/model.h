@@ -55,6 +55,10 @@ void row_cells(const struct row *r, struct cells *c);
 /* "primary", "judged", "informational", "n/a" */
 const char *section_name(enum section s);
 
+/* The model's row: model_columns (NULL-ended) to its cells as strings. */
+extern const char *const model_columns[];
+json_t *model_row(const struct row *r);
+
 /* kbstat model RESULTS.json [--run RUN]: the model as JSON. */
 int cmd_model(int argc, char **argv);
 

@@ -510,10 +510,11 @@ mapfile -t headline < <(awk -F'\t' 'FNR > 1 && $1 == "primary" && !seen[$2]++ { 
 	"$tmp/rows.tsv" "${vc_rows[@]}")
 clocks=$(jq -r '[.results[].clock] | unique | join(", ")' "$tmp/results.json")
 nclocks=$(jq -r '[.results[].clock] | unique | length' "$tmp/results.json")
+min_effect=$(jq -r '.method.min_effect_default * 100' "$tmp/model.json")
 if [ -n "$floor" ]; then
-	floor_text="noise floor from $floor (per metric, never below 1 %)"
+	floor_text="noise floor from $floor (per metric, never below $min_effect %)"
 else
-	floor_text="no floor file: minimum effect 1 % (run make calibrate for an A/A floor)"
+	floor_text="no floor file: minimum effect $min_effect % (run make calibrate for an A/A floor)"
 fi
 hb=$(printf '%s' "$base" | kb_html_escape)
 hn=$(printf '%s' "$new" | kb_html_escape)

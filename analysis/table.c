@@ -804,28 +804,24 @@ static int table_box(const struct results *rs, const struct targs *a)
 
 /* ---- rows: every result, formatted, in report order ---- */
 
+/* The model's rows (model.c) as TSV, its column names the header. */
 static int table_rows(const struct results *rs)
 {
-	size_t *o = results_order(rs), i;
+	size_t *o = results_order(rs), i, k;
 
-	puts("section\tworkload\tvariant\tpoint\tmetric\tunit\tbetter\tn\tbase\tnew\testimate\tp\tp_adj\tmin_effect\tfloor_source\tverdict\twhy\tclock");
+	for (k = 0; model_columns[k]; k++)
+		printf("%s%s", k ? "\t" : "", model_columns[k]);
+	putchar('\n');
 	for (i = 0; i < rs->n; i++) {
-		const struct row *r = &rs->row[o[i]];
-		struct cells c;
-		const char *f[] = { r->workload, r->variant, r->point, r->metric,
-				    r->unit, r->better, c.n, c.base, c.new, c.est,
-				    c.p, c.p_adj, c.min_effect,
-				    json_str(r->r, "floor_source"), r->verdict,
-				    r->why, r->clock };
-		size_t k;
+		json_t *m = model_row(&rs->row[o[i]]);
 
-		row_cells(r, &c);
-		printf("%s", section_name(r->sec));
-		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-			putchar('\t');
-			tsv_field(stdout, f[k]);
+		for (k = 0; model_columns[k]; k++) {
+			if (k)
+				putchar('\t');
+			tsv_field(stdout, json_str(m, model_columns[k]));
 		}
 		putchar('\n');
+		json_decref(m);
 	}
 	free(o);
 	return fflush(stdout) ? 1 : 0;
