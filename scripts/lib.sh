@@ -71,30 +71,33 @@ kb_json_str() {
 KB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # kb_conf KEY...: make sure each setting is in the environment. make
-# exports them; a script run by hand reads them where make does:
-# bench.local.conf, then bench.conf, the one place a default lives
-# ($(VAR) in a value is VAR from the environment). A key neither sets is
-# an error naming it.
+# exports them; for a script run by hand (or a key make does not export)
+# make itself reads bench.local.conf, then bench.conf, with the
+# Makefile's two include lines: one reader decides every value, so ?=,
+# $(VAR) and a local override mean here what they mean to make. A key
+# neither file sets is an error naming it.
 kb_conf() {
-	local k f v found
+	local k v out unset_keys=()
 	for k in "$@"; do
-		[ -z "${!k+set}" ] || continue
-		found=0
-		for f in "$KB_TOP/bench.local.conf" "$KB_TOP/bench.conf"; do
-			[ -f "$f" ] || continue
-			if grep -Eq "^[[:space:]]*${k}[[:space:]]*[:?]?=" "$f"; then
-				v=$(sed -En "s/^[[:space:]]*${k}[[:space:]]*[:?]?=[[:space:]]*//p" "$f" | tail -n 1)
-				found=1
-				break
-			fi
-		done
-		[ "$found" = 1 ] || kb_die "setting $k is not set and $KB_TOP/bench.conf has no default for it"
-		while [[ $v =~ \$\(([A-Za-z_][A-Za-z0-9_]*)\) ]]; do
-			v=${v//"${BASH_REMATCH[0]}"/${!BASH_REMATCH[1]:-}}
-		done
-		v=${v%"${v##*[![:space:]]}"}
-		export "$k=$v"
+		[ -n "${!k+set}" ] || unset_keys+=("$k")
 	done
+	[ "${#unset_keys[@]}" -gt 0 ] || return 0
+	# "ORIGIN KEY=VALUE" a key; not the MAKEFLAGS of a make that runs
+	# this script (its jobserver and options are not this make's)
+	out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$KB_TOP" -f - \
+		KB_CONF_KEYS="${unset_keys[*]}" <<'MK'
+-include bench.local.conf
+include bench.conf
+$(foreach k,$(KB_CONF_KEYS),$(info $(origin $(k)) $(k)=$($(k))))
+kb-conf: ;
+MK
+	) || kb_die "make could not read $KB_TOP/bench.conf or bench.local.conf (above): fix the line it names"
+	while IFS= read -r v; do
+		k=${v#* } k=${k%%=*}
+		[ "$v" != "undefined $k=" ] || kb_die "setting $k is not set and $KB_TOP/bench.conf has no default for it"
+		v=${v#*=}
+		export "$k=${v%"${v##*[![:space:]]}"}"
+	done <<<"$out"
 }
 
 # kb_new_run_dir SUFFIX: make and print a new run directory,
