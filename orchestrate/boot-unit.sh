@@ -1,21 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # One boot of a run: a unit of work. orchestrate/run.sh writes the units
-# of a run (RUN/units.tsv, one per line, in the interleaved A B A B order)
-# and GNU parallel runs them, BOOT_JOBS at a time, each as
+# of a run (RUN/units.tsv, one per line, in the interleaved A B A B order:
+# orchestrate/schedule.sh) and GNU parallel runs them, BOOT_JOBS at a
+# time, each as
 #
-#   boot-unit.sh N NAME LABEL KDIR VCPUS BOOT PAYLOAD MEM TIMEOUT CLOCK DISKS MODEL ATTEMPT0
+#   boot-unit.sh --unit N --name NAME --label LABEL --kernel DIR --vcpus N
+#                --boot BOOT --payload DIR --mem MB --timeout SEC --clock C
+#                --attempt0 N [--disks SPEC] [--model WORKLOADS]
 #
-# N: the boot's place in the run's order (of KB_NBOOTS); NAME=LABEL the
-# kernel (run.sh --kernel), KDIR its directory in the cache (the label
-# as the run started: a label moved meanwhile does not change a run's
-# kernel); VCPUS: its vCPU count; BOOT: the boot,
-# v<VCPUS>-b<NN> (the NN-th boot of each kernel at that size); PAYLOAD: the payload directory; MEM, TIMEOUT,
-# CLOCK: the boot's size and clock; DISKS: its extra disks (space
-# separated) or -; MODEL: the workloads (comma separated) that get the
-# kbcache model's rows, or - for a boot without the model; ATTEMPT0: the
-# number of this run's first attempt (attempts of an earlier, resumed
-# run keep theirs).
+#   --unit N         the boot's place in the run's order (of KB_NBOOTS)
+#   --name NAME      the kernel's name in the run (run.sh --kernel NAME=LABEL)
+#   --label LABEL    its label
+#   --kernel DIR     its directory in the cache: the label's as the run
+#                    started (a label moved meanwhile does not change a
+#                    run's kernel)
+#   --vcpus N        its vCPU count
+#   --boot BOOT      v<VCPUS>-b<NN>: the NN-th boot of each kernel at that size
+#   --payload DIR    the payload directory
+#   --mem MB, --timeout SEC, --clock C
+#                    the boot's size and clock (images/launch.sh's options)
+#   --attempt0 N     the number of this run's first attempt (attempts of
+#                    an earlier, resumed run keep theirs)
+#   --disks SPEC     its extra disks, space separated (virtio-blk, or
+#                    virtio-blk,queues=N|vcpus); without it, none
+#   --model WORKLOADS  the workloads (comma separated) that get the
+#                    kbcache model's rows; without it, no model
+#
+# A required option missing, an unknown one or a bad number is an error
+# naming it, exit 2 (as images/launch.sh's usage errors).
 #
 # The unit's result is the boot's directory: RUN/raw/NAME/<boot>/ (its
 # samples, and .done once complete) and RUN/boots/NAME/<boot>/ (serial
@@ -47,17 +60,41 @@ top=$(cd "$here/.." && pwd)
 # elapsed times are the run's, not this unit's
 KB_START=${KB_RUN_START:-$KB_START}
 
-[ $# = 13 ] || kb_die "boot-unit.sh: 13 arguments expected, got $#: $*"
-n=$1 name=$2 label=$3 kdir=$4 v=$5 boot=$6 payload=$7 mem=$8 timeout=$9
-clock=${10} disks_spec=${11} model_wls=${12} attempt0=${13}
-[ "$disks_spec" != - ] || disks_spec=
-[ "$model_wls" != - ] || model_wls=
+usage() {
+	sed -n '3,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2
+	exit 2
+}
+die2() {
+	printf 'kbench: error: boot-unit.sh: %s\n' "$*" >&2
+	exit 2
+}
+declare -A opt=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--unit | --name | --label | --kernel | --vcpus | --boot | --payload | --mem | --timeout | \
+		--clock | --attempt0 | --disks | --model)
+		[ $# -ge 2 ] || die2 "option $1 needs a value (see --help)"
+		opt[${1#--}]=$2
+		shift 2 ;;
+	-h | --help) usage ;;
+	*) die2 "unknown option '$1' (see --help)" ;;
+	esac
+done
+for o in unit name label kernel vcpus boot payload mem timeout clock attempt0; do
+	[ -n "${opt[$o]:-}" ] || die2 "--$o is required (see --help)"
+done
+for o in unit vcpus attempt0; do
+	case "${opt[$o]}" in *[!0-9]*) die2 "--$o '${opt[$o]}': want a whole number" ;; esac
+done
+n=${opt[unit]} name=${opt[name]} label=${opt[label]} kdir=${opt[kernel]} v=${opt[vcpus]}
+boot=${opt[boot]} payload=${opt[payload]} mem=${opt[mem]} timeout=${opt[timeout]}
+clock=${opt[clock]} attempt0=${opt[attempt0]} disks_spec=${opt[disks]:-} model_wls=${opt[model]:-}
+case "$boot" in "v$v-b"[0-9][0-9]*) ;; *) die2 "--boot '$boot': want v$v-bNN (--vcpus $v)" ;; esac
 run=${KB_RUN:?KB_RUN is the run directory}
 nboots=${KB_NBOOTS:?}
 jobs=${KB_BOOT_JOBS:-1}
 : "${BOOTS:?}" "${RETRIES:?}" "${KBENCH_CACHE:?}"
 
-case "$boot" in "v$v-b"[0-9][0-9]*) ;; *) kb_die "boot-unit.sh: boot '$boot' is not v$v-bNN" ;; esac
 b=$((10#${boot##*-b}))
 dest=$run/raw/$name/$boot
 out=$run/boots/$name/$boot
@@ -81,13 +118,17 @@ append() {
 }
 
 # eta: estimated seconds for this boot and those after it in the run's
-# order (RUN/units.tsv), BOOT_JOBS at a time (boot-time.sh: this run's
-# boots of a size first, then earlier runs', scaled, or a first guess)
+# order (RUN/units.tsv: --unit, --name, --vcpus and --payload are its
+# columns 1, 2, 5 and 7), BOOT_JOBS at a time (boot-time.sh: this run's
+# boots of a size first, then earlier runs', scaled, or a first guess).
+# The payloads are side by side in RUN/payload/; on another host
+# units.tsv names them where they are on the machine that runs the run.
 eta() {
 	local v2 m total=0 most=0 k=0 j n2 nm2 pl2 key
 	declare -A seen=()
 	while IFS=$'\t' read -r n2 nm2 _ _ v2 _ pl2 _; do
 		[ "$n2" -ge "$n" ] || continue
+		pl2=${payload%/*}/${pl2##*/}
 		key=$nm2,$v2,$pl2
 		[ -n "${seen[$key]+set}" ] ||
 			seen[$key]=$(boot_time "$v2" "$run" "$nm2" "$(plan_sig <"$pl2/plan.tsv")" | cut -d' ' -f1)

@@ -5,8 +5,10 @@
 #
 #   host-unit.sh RUN_ID IMAGE_REL LOCAL_RUN LOCAL_IMAGE [KEY=VALUE...] -- UNIT...
 #
-# UNIT is the line of RUN/units.tsv (orchestrate/boot-unit.sh's 13
-# arguments, with this machine's paths). The host's cache is its own
+# UNIT is orchestrate/boot-unit.sh's options (--unit N --name NAME ...,
+# each with its value), from a line of RUN/units.tsv, with this
+# machine's paths: their --kernel and --payload are made the host's, the
+# others go to boot-unit.sh as they are. The host's cache is its own
 # KBENCH_CACHE, else ~/.cache/kbench, which orchestrate/hosts.sh filled:
 # kernels/<key>/, IMAGE_REL, runs/RUN_ID/ (payloads, units.tsv). KEY=VALUE
 # are the run's settings boot-unit.sh reads (a fixed list). The boot runs
@@ -38,8 +40,22 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	shift
 done
 [ "${1:-}" = -- ] && shift
-[ $# = 13 ] || kb_die "host-unit.sh: a unit is 13 fields, got $#: $*"
-name=$2 kdir_local=$4 boot=$6 payload_local=$7
+unit=() name='' boot='' kdir_local='' payload_local=''
+while [ $# -gt 0 ]; do
+	[ $# -ge 2 ] || kb_die "host-unit.sh: the unit's option $1 has no value"
+	case "$1" in
+	--kernel) kdir_local=$2 ;;
+	--payload) payload_local=$2 ;;
+	*)
+		[ "$1" != --name ] || name=$2
+		[ "$1" != --boot ] || boot=$2
+		unit+=("$1" "$2") ;;
+	esac
+	shift 2
+done
+for o in "--name=$name" "--boot=$boot" "--kernel=$kdir_local" "--payload=$payload_local"; do
+	[ -n "${o#*=}" ] || kb_die "host-unit.sh: the unit has no ${o%%=*} (boot-unit.sh's options, after --)"
+done
 login=${PARALLEL_SSHLOGIN:-$(id -un)@$(hostname)}
 if [ "$(id -u)" = 0 ]; then
 	printf 'kbench: error: host %s: refusing to boot as root; give HOSTS an unprivileged login\n' "$login" >&2
@@ -62,7 +78,7 @@ export KBENCH_CACHE=$cache KB_RUN=$rdir IMAGE=$cache/$image_rel KB_HOST_LOGIN=$l
 kb_catch_signals
 trap 'kb_on_signal TERM' HUP
 rc=0
-kb_fg "$here/boot-unit.sh" "$1" "$2" "$3" "$kdir" "$5" "$6" "$payload" "${@:8}" || rc=$?
+kb_fg "$here/boot-unit.sh" "${unit[@]}" --kernel "$kdir" --payload "$payload" || rc=$?
 [ -z "$KB_SIGNAL" ] || exit "$(kb_signal_rc)"
 
 # what the boot left, to be returned: its attempts, its directory, its raw/

@@ -9,6 +9,13 @@
 # shellcheck disable=SC2154,SC2034
 
 declare -A group_est=() boot_payload=()
+# RUN/units.tsv's columns, in this order, are the values of boot-unit.sh's
+# options; '?' marks an optional one, whose cell is empty when a boot has
+# none and which parallel then leaves out. The optional ones come last:
+# bash's read with IFS=tab merges adjacent tabs, so the columns before
+# them, read by place (collect.sh: 2 and 6; boot-unit.sh: 1, 2, 5, 7;
+# parallel's --tagstring and --return: {2} and {6}), stay where they are.
+unit_opts=(unit name label kernel vcpus boot payload mem timeout clock attempt0 'disks?' 'model?')
 
 # schedule_jobs: jobs, the boots side by side (BOOT_JOBS; GNU parallel
 # runs them), and wall_groups[], the vCPU counts under the wall clock.
@@ -151,12 +158,13 @@ schedule_payloads() {
 
 # schedule_units: RUN/units.tsv, one unit per boot, in the interleaved
 # order (for each vCPU count, boot 1 of every kernel, then boot 2, ...),
-# each with everything its launch.sh call needs (orchestrate/boot-unit.sh).
-# A boot whose raw data is complete (.done) is skipped, so a run given
-# again resumes; todo counts the others.
+# each with everything its launch.sh call needs (orchestrate/boot-unit.sh's
+# options, unit_opts). A boot whose raw data is complete (.done) is
+# skipped, so a run given again resumes; todo counts the others.
 schedule_units() {
-	local n=0 v vb bs b i name boot a d
+	local n=0 v vb bs b i name boot a d o row
 	local -a unit_groups=()
+	local -A u=()
 	# failed launches are listed as they happen (boot-unit.sh)
 	if [ ! -f "$run/failed-boots.tsv" ]; then
 		printf 'kernel\tboot\tvcpus\tattempt\texit\treason\tserial_log\n' >"$run/failed-boots.tsv"
@@ -189,11 +197,13 @@ schedule_units() {
 				a=0
 				while [ -e "$run/boots/$name/$boot.attempt$a" ]; do a=$((a + 1)); done
 				d=${group_disks[$v]:-}
-				d=${d# }
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$name" "${labels[$i]}" \
-					"${kdirs[$i]}" "$v" "$boot" \
-					"${boot_payload[$v,$b]}" "${group_mem[$v]}" "${group_timeout[$v]}" "${group_clock[$v]}" \
-					"${d:--}" "${group_model_wls[$v]:--}" "$a" >>"$units.tmp"
+				u=([unit]=$n [name]=$name [label]=${labels[$i]} [kernel]=${kdirs[$i]} [vcpus]=$v
+					[boot]=$boot [payload]=${boot_payload[$v,$b]} [mem]=${group_mem[$v]}
+					[timeout]=${group_timeout[$v]} [clock]=${group_clock[$v]} [attempt0]=$a
+					[disks]=${d# } [model]=${group_model_wls[$v]:-})
+				row=''
+				for o in "${unit_opts[@]}"; do row+="${row:+$'\t'}${u[${o%'?'}]}"; done
+				printf '%s\n' "$row" >>"$units.tmp"
 				todo=$((todo + 1))
 			done
 		done
@@ -210,8 +220,25 @@ schedule_interrupted() {
 	exit "$(kb_signal_rc)"
 }
 
-# schedule_parallel: par[] (GNU parallel and its options), unit[] (the
-# unit's command) and tries. The units start in the order of units.tsv;
+# schedule_unit_args: boot-unit.sh's options from a line of units.tsv,
+# in parallel's words: --OPTION {N} for column N, and an optional one
+# only when its cell is not empty (a perl expression of parallel's that
+# quotes the value itself; uq: parallel adds no quotes of its own)
+schedule_unit_args() {
+	local i o args=''
+	for i in "${!unit_opts[@]}"; do
+		o=${unit_opts[$i]}
+		case "$o" in
+		*'?') args+="{=$((i + 1)) \$_ = length(\$_) ? ' --${o%'?'} '.Q(\$_) : ''; uq() =}" ;;
+		*) args+=" --$o {$((i + 1))}" ;;
+		esac
+	done
+	printf '%s' "$args"
+}
+
+# schedule_parallel: par[] (GNU parallel and its options), unit (the
+# unit's command, for a shell) and tries. The units start in the order
+# of units.tsv;
 # --line-buffer prints each line as it comes (not each boot's output when
 # it ends), tagged with its boot when boots run side by side; --retries
 # gives a failed launch RETRIES more tries; the joblog (RUN/boots.joblog,
@@ -223,7 +250,7 @@ schedule_parallel() {
 		--termseq TERM,60000,KILL,25)
 	[ "$jobs" = 1 ] || par+=(--tagstring '{2} {6}')
 	tries=$((RETRIES + 1))
-	unit=("$here/boot-unit.sh")
+	unit="$(printf '%q' "$here/boot-unit.sh")$(schedule_unit_args)"
 	if [ -z "$HOSTS" ]; then
 		par+=(--jobs "$jobs")
 		return 0
@@ -238,13 +265,14 @@ schedule_parallel() {
 	par+=(--jobs 100% --sshlogin "$sl" --ssh "$ssh_str" --workdir ... --return 'ret/{2}/{6}' --cleanup)
 	tries=$((tries + ${#host_login[@]}))
 	# the unit's command, run by the host's shell: its cache is its own
-	unit=("\"\${KBENCH_CACHE:-\$HOME/.cache/kbench}\"/tree/$tree_key/orchestrate/host-unit.sh")
+	unit="\"\${KBENCH_CACHE:-\$HOME/.cache/kbench}\"/tree/$tree_key/orchestrate/host-unit.sh"
 	for a in "$(basename "$run")" "$image_rel" "$run" "$(readlink -f "$img")" \
 		KB_NBOOTS="$nboots" KB_RUN_START="$KB_START" KB_BOOT_JOBS="$jobs" BOOTS="$BOOTS" RETRIES="$RETRIES" \
 		V="${V:-0}" KB_APPEND="${KB_APPEND:-}" KB_FAULT_APPEND="${KB_FAULT_APPEND:-}" ROOT="${ROOT:-/dev/vda}" \
-		ACCEL="${ACCEL:-auto}" KB_TARGET="${KB_TARGET:-bench-compare}" --; do
-		unit+=("$(printf '%q' "$a")")
+		ACCEL="${ACCEL:-auto}" KB_TARGET="${KB_TARGET:-bench-compare}"; do
+		unit+=" $(printf '%q' "$a")"
 	done
+	unit+=" --$(schedule_unit_args)"
 }
 
 # schedule_boots: the units run, $jobs at a time, their stdout (their
@@ -270,14 +298,11 @@ schedule_boots() {
 	prc=0
 	if [ "$todo" -gt 0 ]; then
 		export KB_RUN=$run KB_NBOOTS=$nboots KB_RUN_START=$KB_START KB_BOOT_JOBS=$jobs
-		if [ -z "$HOSTS" ]; then
-			kb_fg "${par[@]}" -q "${unit[@]}" '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' '{9}' '{10}' '{11}' '{12}' '{13}' \
-				:::: "$units" >"$ustat" 3>&2 || prc=$?
-		else
-			# the command is the host's shell's (parallel quotes each {N})
-			cd "$run" || kb_die "cannot change into $run"
-			kb_fg "${par[@]}" "${unit[*]} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} {13}" \
-				:::: "$units" >"$ustat" 3>&2 || prc=$?
+		# the command is a shell's, here or the host's (parallel quotes
+		# each {N}); the hosts' boots come back into RUN/ret/
+		[ -z "$HOSTS" ] || cd "$run" || kb_die "cannot change into $run"
+		kb_fg "${par[@]}" "$unit" :::: "$units" >"$ustat" 3>&2 || prc=$?
+		if [ -n "$HOSTS" ]; then
 			cd - >/dev/null || kb_die "cannot change back from $run"
 			hosts_merge "$run"
 		fi

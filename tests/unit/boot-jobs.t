@@ -10,7 +10,11 @@
 # (RETRIES) with its attempt directory and failed-boots.tsv row, whole
 # rows when boots fail side by side; SIGTERM during 2 boots: both
 # stand-in QEMUs stopped, nothing of either boot left, and a resume
-# that runs only what is missing.
+# that runs only what is missing. boot-unit.sh takes named options only:
+# units.tsv's columns become them, an empty optional cell (--disks,
+# --model) is left out, a disk list with a space reaches the launcher
+# whole, and a missing, unknown or positional argument is an error
+# naming it (exit 2).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -22,7 +26,7 @@ if ! command -v parallel >/dev/null; then
 	echo "not ok 1 - GNU parallel is not installed (make deps installs it)"
 	exit 1
 fi
-echo "1..53"
+echo "1..66"
 
 tree=$tmp/tree
 mkdir -p "$tree/build/bench" "$tree/images" "$tree/bench" "$tree/guest" "$tree/model"
@@ -41,19 +45,22 @@ printf '#!/bin/sh\nexit 0\n' >"$tree/images/check-image.sh"
 # ...": those return no raw/ results. It logs start and end
 # (seconds.nanoseconds) to KB_STUB_LOG and the stand-in's pid to
 # KB_STUB_PIDS; on SIGTERM it stops the stand-in, as launch.sh stops QEMU.
+# Its --extra-qemu arguments go to OUT/extra-qemu, one a line.
 cat >"$tree/images/launch.sh" <<'STUB'
 #!/bin/bash
 set -eu
+extra=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--payload) payload=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	--extra-qemu) break ;;
+	--extra-qemu) shift; extra=("$@"); break ;;
 	*) shift 2 ;;
 	esac
 done
 k=$(basename "$(dirname "$out")")/$(basename "$out")
 mkdir -p "$out/results/raw"
+printf '%s\n' ${extra[@]+"${extra[@]}"} >"$out/extra-qemu"
 echo "start $k $(date +%s.%N)" >>"$KB_STUB_LOG"
 sleep "${KB_STUB_SLEEP:-0}" &
 q=$!
@@ -251,6 +258,53 @@ t "... nothing of either boot left, no boot started after them" \
 check_rc "... resumed with BOOT_JOBS=1: completes" 0 brun term BOOT_JOBS=1 KB_STUB_SLEEP=0
 t "... every boot complete, the same rows as an uninterrupted run" \
 	bash -c "test \"\$(find '$tmp/term/raw' -name .done | wc -l)\" = 8 && diff <(cd '$tmp/j1/raw' && grep -r . --include='*.csv' | sort) <(cd '$tmp/term/raw' && grep -r . --include='*.csv' | sort)"
+
+# 6. boot-unit.sh's options: from units.tsv's columns, the optional ones
+# left out when empty
+t "units.tsv: 13 columns a line, the optional ones (--disks, --model) empty here" \
+	test "$(awk -F '\t' 'NF != 13 || $12 != "" || $13 != ""' "$tmp/j2/units.tsv" | wc -l)" = 0 -a \
+	"$(wc -l <"$tmp/j2/units.tsv")" = 8
+is "... parallel called boot-unit.sh with named options, in units.tsv's order; no --disks or --model" \
+	"$(awk -F '\t' 'NR > 1 { sub(/.*boot-unit\.sh /, "", $9); print $9 }' "$tmp/j2/boots.joblog" |
+		sed 's/ [^ -][^ ]*//g' | sort -u)" \
+	"--unit --name --label --kernel --vcpus --boot --payload --mem --timeout --clock --attempt0"
+printf 'name = d\nbench = fake\nreps = 1\nwarmup = 0\nmatrix.n = 1\nmatrix.vcpus = 2\ndisks = virtio-blk virtio-blk,queues=vcpus\n' \
+	>"$tree/workloads/d.wl"
+check_rc "a workload with two disks, one queue per vCPU on the second: run.sh completes" 0 \
+	brun disks BOOT_JOBS=2 BOOTS=1 WORKLOADS=d
+rm -f "$tree/workloads/d.wl"
+is "... units.tsv's --disks column holds the list, --model's is empty" \
+	"$(awk -F '\t' '{ printf "%s|%s|%s;", NF, $12, $13 }' "$tmp/disks/units.tsv")" \
+	"13|virtio-blk virtio-blk,queues=vcpus|;13|virtio-blk virtio-blk,queues=vcpus|;"
+t "... parallel gave boot-unit.sh --disks with that list as one value" \
+	test "$(grep -c -- "--attempt0 0 --disks 'virtio-blk virtio-blk,queues=vcpus'$" "$tmp/disks/boots.joblog")" = 2
+is "... and the launcher got both disks, the second with 2 queues" \
+	"$(grep '^virtio-blk-pci' "$tmp/disks/boots/b/v2-b01/extra-qemu" | sed 's/,drive=kbdisk[0-9]//' | tr '\n' ' ')" \
+	"virtio-blk-pci virtio-blk-pci,num-queues=2 "
+
+# uerr DESC WANT ARGS...: boot-unit.sh ARGS exits 2 with one error line,
+# "kbench: error: boot-unit.sh: WANT", before it looks at the run
+uerr() {
+	local desc=$1 want=$2 rc=0
+	shift 2
+	env -u KB_RUN "$tree/orchestrate/boot-unit.sh" "$@" >"$tmp/uerr.out" 2>&1 || rc=$?
+	if [ "$rc" = 2 ] && [ "$(cat "$tmp/uerr.out")" = "kbench: error: boot-unit.sh: $want" ]; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc (exit $rc, wanted 2)"
+		diag "got: $(cat "$tmp/uerr.out")" "want: kbench: error: boot-unit.sh: $want"
+	fi
+}
+uo=(--unit 1 --name a --label ka --kernel "$tmp/cache/labels/ka" --vcpus 1 --boot v1-b01
+	--payload "$tmp/j1/payload/v1" --mem 2048 --timeout 600 --clock icount --attempt0 0)
+uerr "boot-unit.sh without options: the first required one named" "--unit is required (see --help)"
+uerr "... without --kernel: named" "--kernel is required (see --help)" "${uo[@]:0:6}" "${uo[@]:8}"
+uerr "... an unknown option: named" "unknown option '--disk' (see --help)" "${uo[@]}" --disk virtio-blk
+uerr "... an option without its value: named" "option --model needs a value (see --help)" "${uo[@]}" --model
+uerr "... the old positional form (13 arguments, - for none): refused" "unknown option '1' (see --help)" \
+	1 a ka "$tmp/cache/labels/ka" 1 v1-b01 "$tmp/j1/payload/v1" 2048 600 icount - - 0
+uerr "... --vcpus not a number" "--vcpus 'x': want a whole number" "${uo[@]:0:8}" --vcpus x "${uo[@]:10}"
+uerr "... --boot not of its --vcpus" "--boot 'v2-b01': want v1-bNN (--vcpus 1)" "${uo[@]}" --boot v2-b01
 if [ "$fail" != 0 ]; then
 	for l in "$tmp"/*.log; do diag "== $l" "$(tail -n 15 "$l")"; done
 fi
