@@ -193,12 +193,9 @@ static int pick_prefix(const struct tfuncs *l, const struct name_set *ftr)
 	memcpy(prefix, best, bestl);
 	prefix[bestl] = '\0';
 	nmatch = bestc;
-	names_hash = 14695981039346656037ULL;
-	for (size_t i = bestfirst; i < bestfirst + bestc; i++) {
-		for (const char *c = l->f[i].name; *c; c++)
-			names_hash = (names_hash ^ (uint8_t)*c) * 1099511628211ULL;
-		names_hash = (names_hash ^ '\n') * 1099511628211ULL;
-	}
+	/* the hash bpf_attach gives the same names */
+	names_hash = tfuncs_hash(&(struct tfuncs){ .f = l->f + bestfirst,
+						   .n = bestc }, bestc);
 	return 0;
 }
 
