@@ -180,14 +180,16 @@ t "key.sh -v with DEBUG=1 lists the debug fragment" \
 # 26-30: a label is a name. build.sh driven to its cache (the kernel of
 # this series, config and toolchain already in kernels/<key>): labels
 # alpha and beta both point at that directory and nothing is built.
-# The source package is one that is not installed, and make is not on
-# PATH, so a build.sh that went on to build stops at once (it would
-# extract and compile the kernel). The release string comes from the
-# key, -debug after it for DEBUG=1.
+# The source package is one that is not installed, and make only reads
+# bench.conf (kb_conf's "make -f -"), so a build.sh that went on to build
+# stops at once (it would extract and compile the kernel). The release
+# string comes from the key, -debug after it for DEBUG=1.
 restore
 cache=$tmp/cache
 mkdir -p "$tmp/nomake"
-printf '#!/bin/sh\necho "kernel-key.t: make must not run here" >&2\nexit 1\n' >"$tmp/nomake/make"
+realmake=$(command -v make) || { echo "Bail out! make not found"; exit 1; }
+printf '#!/bin/sh\ncase " $* " in *" -f - "*) exec %s "$@" ;; esac\necho "kernel-key.t: make must not run here" >&2\nexit 1\n' \
+	"$realmake" >"$tmp/nomake/make"
 chmod +x "$tmp/nomake/make"
 bld() {
 	env KBENCH_CACHE="$cache" KERNEL_SRC_PKG=kbench-test-no-such-source \
