@@ -36,6 +36,11 @@ console() { echo "$*" >/dev/console 2>/dev/null || true; }
 	echo "cpus $(nproc)"
 	echo "seed $SEED"
 	echo "unprivileged_bpf_disabled $(cat /proc/sys/kernel/unprivileged_bpf_disabled 2>/dev/null || echo absent)"
+	# the hang detectors' thresholds this boot has, as the kernel took them
+	echo "hang detectors: rcu_cpu_stall_timeout $(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout 2>/dev/null || echo absent)" \
+		"watchdog_thresh $(cat /proc/sys/kernel/watchdog_thresh 2>/dev/null || echo absent)" \
+		"workqueue.watchdog_thresh $(cat /sys/module/workqueue/parameters/watchdog_thresh 2>/dev/null || echo absent)" \
+		"hung_task_timeout_secs $(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null || echo absent)"
 } >"$r/info.txt"
 unpriv=$(cat /proc/sys/kernel/unprivileged_bpf_disabled 2>/dev/null || echo 1)
 if [ "$USER_S" -gt 0 ] && [ "$unpriv" != 0 ]; then
