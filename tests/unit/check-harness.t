@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-echo "1..13"
+echo "1..16"
 
 cc_check() { cc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$top/kernel/checks/lib" -o "$@"; }
 
@@ -75,6 +75,39 @@ check_rc "kb_absent(): not a failure" 0 env FAKE_ABSENT=1 "$tmp/fake"
 is "kb_absent(): one TAP skip line 'FEATURE absent: why' (what tests/vm/boot-kernels.t looks for), and no case after it runs" \
 	"$(grep -v '^# [0-9]* of' "$tmp/out" | tr '\n' '|')" \
 	"# case faketopic/calls|ok 1 # SKIP FAKE absent: the probe gives EINVAL|1..1|"
+
+# a program's own options (KB_OPTIONS): parsed beside -l/-v/-t, a bad
+# value or an unknown letter is a usage error naming them
+cat >"$tmp/checks/faketopic/opts.c" <<'EOF'
+#define _GNU_SOURCE
+#include "harness.h"
+
+static int size = 8;
+
+static int parse(int opt, const char *arg)
+{
+	if (opt != 'k' || atoi(arg) <= 0)
+		return -1;
+	size = atoi(arg);
+	return 0;
+}
+
+KB_OPTIONS("k:", "[-k KEY_SIZE]", parse);
+
+KB_CASE(sized)
+{
+	ASSERT_EQ(size, atoi(getenv("FAKE_SIZE")), "the key size");
+}
+EOF
+if cc_check "$tmp/opts" "$tmp/checks/faketopic/opts.c" 2>"$tmp/cc.err"; then
+	check "KB_OPTIONS: -k 12 reaches the program, -t still selects" env FAKE_SIZE=12 "$tmp/opts" -k 12 -t sized
+else
+	ok 1 "a program with KB_OPTIONS builds: $(head -n 5 "$tmp/cc.err")"
+fi
+check_rc "KB_OPTIONS: a bad value is a usage error (exit 2)" 2 "$tmp/opts" -k 0
+is "the usage line names the program's options after the harness's" \
+	"$("$tmp/opts" -x 2>&1 >/dev/null | grep '^usage' | sed 's/^usage: [^ ]*//')" \
+	" [-l] [-v] [-t PATTERN]... [-k KEY_SIZE]"
 
 # the ported checks: their cases listed (-l runs none, so no bpf() here)
 want="common-attrs/plain_calls common-attrs/probe common-attrs/map_create_log common-attrs/map_create_ok common-attrs/prog_load_log common-attrs/btf_load_log common-attrs/bad_input common-attrs/reserved_field common-attrs/other_commands ftrace-direct/fentry_eight ftrace-direct/detach_one ftrace-direct/fexit ftrace-direct/kprobe_beside ftrace-direct/kprobe_first ftrace-direct/mass ftrace-direct/detach_all ftrace-direct/attach_again "

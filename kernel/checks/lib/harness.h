@@ -37,6 +37,15 @@
  *
  * A case that needs what an earlier one set up calls that setup itself
  * (once, remembered in a static), so that -t can select it alone.
+ *
+ * A program with options of its own (the map type, a duration) declares
+ * them once, at file scope:
+ *
+ *   KB_OPTIONS("k:s:", "[-k KEY_SIZE] [-s SECONDS]", parse);
+ *
+ * getopt letters (not l, v or t), their synopsis for the usage line,
+ * and int parse(int opt, const char *arg), called for each; it returns
+ * 0, or -1 for a bad value (a usage error, exit 2).
  */
 #ifndef KB_CHECKS_HARNESS_H
 #define KB_CHECKS_HARNESS_H
@@ -213,9 +222,23 @@ static inline bool kb_selected(const char *full, char **pat, int npat)
 	return false;
 }
 
+struct kb_options {
+	const char *letters;
+	const char *usage;
+	int (*parse)(int opt, const char *arg);
+};
+
+/* weak: a program without options of its own leaves it NULL */
+extern const struct kb_options kb_prog_options __attribute__((weak));
+
+#define KB_OPTIONS(letters, usage, parse)				\
+	const struct kb_options kb_prog_options = { letters, usage, parse }
+
 static inline int kb_usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [-l] [-v] [-t PATTERN]...\n", prog);
+	fprintf(stderr, "usage: %s [-l] [-v] [-t PATTERN]...%s%s\n", prog,
+		&kb_prog_options ? " " : "",
+		&kb_prog_options ? kb_prog_options.usage : "");
 	return 2;
 }
 
@@ -224,14 +247,18 @@ int main(int argc, char **argv)
 	size_t n = __start_kb_cases ? (size_t)(__stop_kb_cases - __start_kb_cases) : 0;
 	const struct kb_case **cases = calloc(n ? n : 1, sizeof(*cases));
 	char **pat = calloc(argc, sizeof(*pat)), full[256], failed[1024] = "";
+	const struct kb_options *own = &kb_prog_options;
 	int opt, npat = 0, list = 0, nrun = 0, fails;
+	char letters[64] = "lvt:";
 	size_t i;
 
 	if (!cases || !pat) {
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return 2;
 	}
-	while ((opt = getopt(argc, argv, "lvt:")) != -1) {
+	if (own)
+		snprintf(letters, sizeof(letters), "lvt:%s", own->letters);
+	while ((opt = getopt(argc, argv, letters)) != -1) {
 		switch (opt) {
 		case 'l':
 			list = 1;
@@ -243,7 +270,8 @@ int main(int argc, char **argv)
 			pat[npat++] = optarg;
 			break;
 		default:
-			return kb_usage(argv[0]);
+			if (opt == '?' || !own || own->parse(opt, optarg))
+				return kb_usage(argv[0]);
 		}
 	}
 	if (optind < argc)
