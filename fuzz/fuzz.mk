@@ -66,7 +66,8 @@ $(FUZZ_OUT)/changepoint: $(TOP)/fuzz/changepoint.c $(FUZZ_KBSTAT_SRC) $(FUZZ_KBS
 	$(call FUZZ_LINK,,$(filter %.c,$^) $(KBSTAT_LIBS))
 
 $(FUZZ_OUT)/irqcompat: $(TOP)/fuzz/irqcompat.c \
-		$(TOP)/kernel/checks/proc-interrupts/irqcompat.c
+		$(TOP)/kernel/checks/proc-interrupts/irqcompat.c \
+		$(TOP)/kernel/checks/proc-interrupts/irqparse.h
 	$(call FUZZ_LINK,,$<)
 
 $(FUZZ_OUT)/kbbench_args: $(TOP)/fuzz/kbbench_args.c $(FUZZ_BENCH_SRC) \
@@ -102,5 +103,6 @@ $(ASAN_OUT)/bench/kbbench: $(FUZZ_BENCH_ALL) $(wildcard $(TOP)/bench/*.h) \
 	$(call ASAN_LINK,-std=gnu11 $(KB_BENCH_INC),$(FUZZ_BENCH_ALL) $(KB_BENCH_LIBS))
 
 $(ASAN_OUT)/checks/proc-interrupts/irqcompat: \
-		$(TOP)/kernel/checks/proc-interrupts/irqcompat.c
+		$(TOP)/kernel/checks/proc-interrupts/irqcompat.c \
+		$(TOP)/kernel/checks/proc-interrupts/irqparse.h
 	$(call ASAN_LINK,-std=gnu11,$<)
