@@ -26,7 +26,7 @@ res=$pdir/kvm-$key.json
 mkdir -p "$pdir"
 
 if [ "${KB_PROBE_FORCE:-0}" != 1 ] && [ -f "$res" ]; then
-	if grep -q '"kvm_works": true' "$res"; then echo kvm; else echo tcg; fi
+	if jq -e '.kvm_works == true' "$res" >/dev/null 2>&1; then echo kvm; else echo tcg; fi
 	kb_verbose "kvm probe: cached answer in $res"
 	exit 0
 fi
@@ -83,14 +83,9 @@ else
 	fi
 fi
 
-{
-	printf '{\n'
-	printf '  "kvm_works": %s,\n' "$works"
-	printf '  "reason": "%s",\n' "$(kb_json_str "$reason")"
-	printf '  "host": "%s",\n' "$(kb_json_str "$hostid")"
-	printf '  "probed": "%s"\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	printf '}\n'
-} | kb_atomic_write "$res"
+jq -n --argjson works "$works" --arg reason "$reason" --arg host "$hostid" \
+	--arg probed "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+	'{kvm_works: $works, reason: $reason, host: $host, probed: $probed}' | kb_atomic_write "$res"
 if [ "$works" = true ]; then
 	kb_say "KVM works on this host"
 	echo kvm

@@ -53,39 +53,37 @@ if [ -n "$desc" ] && [ -s "$desc" ]; then
 		kb_die "$desc: ${#commits[@]} commits in the git: series, but $list names $npatches patches"
 fi
 
-printf '{\n'
-printf '  "key": "%s",\n' "$(kb_json_str "$key")"
-printf '  "base_version": "%s",\n' "$(kb_json_str "$source")"
-printf '  "kernel_version": "%s",\n' "$(kb_json_str "$version")"
-printf '  "release": "%s",\n' "$(kb_json_str "$release")"
-printf '  "commit": "%s",\n' "$head"
-printf '  "base_commit": "%s",\n' "$base"
-printf '  "config_sha256": "%s",\n' "$(kb_sha256_file "$config")"
-printf '  "fragment_sha256": "%s",\n' "$(kb_sha256_file "$fragment")"
-# DEBUG=1 kernels (build.sh): the debug fragment merged after it
-if [ "${DEBUG:-0}" = 1 ]; then
-	printf '  "debug": true,\n  "debug_fragment_sha256": "%s",\n' \
-		"$(kb_sha256_file "$KCONFIG_DEBUG_FRAGMENT")"
-else
-	printf '  "debug": false,\n'
-fi
-printf '  "compiler": "%s",\n' "$(kb_json_str "$("$KCC" --version | head -n 1)")"
-printf '  "pahole": "%s",\n' "$(kb_json_str "$(pahole --version 2>/dev/null || echo none)")"
-if [ "${#commits[@]}" -gt 0 ]; then
-	printf '  "git_series": %s,\n' \
-		"$(jq -c '{spec, repo, range, base, head, base_commit, head_commit}' "$desc")"
-fi
-printf '  "build_seconds": %d,\n' "$seconds"
-printf '  "built_at": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-printf '  "patches": ['
-sep=
+# The patches, four arguments each (file, subject, sha256, commit or
+# empty, after --: a subject may begin with -): one jq writes the document
+pargs=()
 i=0
 while IFS= read -r p; do
 	[ -n "$p" ] || continue
-	printf '%s\n    {"file": "%s", "subject": "%s", "sha256": "%s"%s}' "$sep" \
-		"$(kb_json_str "$(basename "$p")")" "$(kb_json_str "${subjects[$i]}")" \
-		"$(kb_sha256_file "$p")" "${commits[$i]:+, \"commit\": \"${commits[$i]}\"}"
-	sep=,
+	pargs+=("$(basename "$p")" "${subjects[$i]}" "$(kb_sha256_file "$p")" "${commits[$i]:-}")
 	i=$((i + 1))
 done <"$list"
-printf '\n  ]\n}\n'
+# DEBUG=1 kernels (build.sh): the debug fragment merged after it
+debug=false dfrag=
+if [ "${DEBUG:-0}" = 1 ]; then
+	debug=true dfrag=$(kb_sha256_file "$KCONFIG_DEBUG_FRAGMENT")
+fi
+gs=null
+[ "${#commits[@]}" = 0 ] || gs=$(jq -c '{spec, repo, range, base, head, base_commit, head_commit}' "$desc")
+jq -n --arg key "$key" --arg source "$source" --arg version "$version" --arg release "$release" \
+	--arg head "$head" --arg base "$base" --arg config "$(kb_sha256_file "$config")" \
+	--arg fragment "$(kb_sha256_file "$fragment")" --argjson debug "$debug" --arg dfrag "$dfrag" \
+	--arg cc "$("$KCC" --version | head -n 1)" --arg pahole "$(pahole --version 2>/dev/null || echo none)" \
+	--argjson gs "$gs" --argjson seconds "$seconds" --arg built "$(date -u +%Y-%m-%dT%H:%M:%SZ)" '
+	{
+		key: $key, base_version: $source, kernel_version: $version, release: $release,
+		commit: $head, base_commit: $base, config_sha256: $config, fragment_sha256: $fragment,
+		debug: $debug
+	}
+	+ (if $debug then {debug_fragment_sha256: $dfrag} else {} end)
+	+ {compiler: $cc, pahole: $pahole}
+	+ (if $gs then {git_series: $gs} else {} end)
+	+ {
+		build_seconds: $seconds, built_at: $built,
+		patches: [$ARGS.positional as $a | range(0; $a | length; 4) | $a[.:. + 4]
+			| {file: .[0], subject: .[1], sha256: .[2]} + (if .[3] != "" then {commit: .[3]} else {} end)]
+	}' --args -- ${pargs[@]+"${pargs[@]}"}
