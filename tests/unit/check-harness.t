@@ -111,13 +111,16 @@ is "the usage line names the program's options after the harness's" \
 
 # the ported checks: their cases listed (-l runs none, so no bpf() here)
 want="common-attrs/plain_calls common-attrs/probe common-attrs/map_create_log common-attrs/map_create_ok common-attrs/prog_load_log common-attrs/btf_load_log common-attrs/bad_input common-attrs/reserved_field common-attrs/other_commands ftrace-direct/fentry_eight ftrace-direct/detach_one ftrace-direct/fexit ftrace-direct/kprobe_beside ftrace-direct/kprobe_first ftrace-direct/mass ftrace-direct/detach_all ftrace-direct/attach_again "
+want="${want}rhash/probe rhash/create_errors rhash/memcg rhash/memcg_full rhash/ops_key8 rhash/ops_key4 rhash/ops_key12 rhash/ops_key37 "
+want="${want}rhash/probe rhash/prog_key8 rhash/prog_key12 rhash/iter rhash/iter_lost rhash/perf rhash/sched_key8 rhash/sched_key12 "
+want="${want}rhash/create rhash/memlock_model rhash/stress rhash/final_walk rhash/final_batch rhash/final_lookups rhash/delete_all "
 got=""
-for c in common-attrs/commonattrs ftrace-direct/directcheck; do
+for c in common-attrs/commonattrs ftrace-direct/directcheck rhash/rhashcheck rhash/rhashprog rhash/rhashstress; do
 	if cc_check "$tmp/${c##*/}" "$top/kernel/checks/$c.c" 2>"$tmp/cc.err"; then
 		got="$got$("$tmp/${c##*/}" -l | tr '\n' ' ')"
 	else
 		got="$got(kernel/checks/$c.c does not build: $(head -n 3 "$tmp/cc.err")) "
 	fi
 done
-is "commonattrs and directcheck register their cases with KB_CASE, in the order they ran before the harness" "$got" "$want"
+is "commonattrs, directcheck and rhash's programs register their cases with KB_CASE, in the order they ran before the harness" "$got" "$want"
 exit "$fail"

@@ -4,16 +4,19 @@
  * space, with raw bpf() calls (no libbpf), so that one binary runs on
  * both kernels and needs nothing but the C library.
  *
- *   rhashcheck [-t rhash|hash] [-n ELEMS]
+ *   rhashcheck [-l] [-v] [-t PATTERN]... [-m rhash|hash] [-n ELEMS]
  *
- * Prints TAP; each case named after upstream's selftest where it has
- * one (prog_tests/rhash.c: lookup_update, update_delete, ...). With
- * -t hash the cases that apply to any hash map run against
- * BPF_MAP_TYPE_HASH (BPF_F_NO_PREALLOC), which must pass them the same
- * way on both kernels. On a kernel without RHASH (creating one fails
- * with EINVAL and the kernel's BTF does not name BPF_MAP_TYPE_RHASH),
- * -t rhash prints "RHASH absent" and a skip plan, and exits 0: absent
- * is not a failure (rhashlib.h).
+ * On the harness (../lib/harness.h): the cases probe, create_errors,
+ * memcg, memcg_full, ops_key8, ops_key4, ops_key12 and ops_key37, each
+ * TAP line named after upstream's selftest where it has one
+ * (prog_tests/rhash.c: lookup_update, update_delete, ...). With -m hash
+ * the cases that apply to any hash map run against BPF_MAP_TYPE_HASH
+ * (BPF_F_NO_PREALLOC), which must pass them the same way on both
+ * kernels; the others print nothing. On a kernel without RHASH
+ * (creating one fails with EINVAL and the kernel's BTF does not name
+ * BPF_MAP_TYPE_RHASH), -m rhash reports "RHASH absent" with kb_absent()
+ * and exits 0: absent is not a failure (rhashlib.h). Every case runs
+ * the probe first (once), so -t can select it alone.
  * Exit 1 if a check failed, 2 on usage errors.
  */
 #define _GNU_SOURCE
@@ -21,13 +24,32 @@
 #include <sys/stat.h>
 #include <dirent.h>
 
-static void expect_err(int got, int want, const char *what)
+static uint32_t nelems = 2000;	/* -n */
+
+static int parse(int opt, const char *arg)
 {
-	result(got == want, "%s: %s (want %s)", what, err_name(got),
-	       err_name(want));
+	if (opt == 'm')
+		return set_map_type(arg);
+	if (opt != 'n' || atoi(arg) <= 0)
+		return -1;
+	nelems = atoi(arg);
+	return 0;
 }
 
-static void check_create_errors(void)
+KB_OPTIONS("m:n:", "[-m rhash|hash] [-n ELEMS]", parse);
+
+KB_CASE(probe)
+{
+	rhash_present();
+}
+
+/* the cases that only RHASH has: false for -m hash or without RHASH */
+static bool rhash_only(void)
+{
+	return rhash_present() && map_type == MAP_TYPE_RHASH;
+}
+
+KB_CASE(create_errors)
 {
 	const uint32_t np = BPF_F_NO_PREALLOC;
 	static const struct {
@@ -64,28 +86,28 @@ static void check_create_errors(void)
 	size_t i;
 	int fd, err;
 
+	if (!rhash_only())
+		return;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fd = map_create(map_type, bad[i].key, bad[i].value, bad[i].max,
 				bad[i].flags, bad[i].extra);
 		close_fd(fd);
-		expect_err(fd >= 0 ? 0 : fd, bad[i].err, bad[i].what);
+		ASSERT_ERRNO(fd, -bad[i].err, "%s", bad[i].what);
 	}
 
 	/* map_extra_presize: max 1024, hint 256, read back */
 	fd = map_create(map_type, 8, 8, 1024, np, 256);
-	result(fd >= 0, "map_extra_presize: create with hint 256, max 1024: %s",
-	       fd_err_name(fd));
-	if (fd < 0)
+	if (!ASSERT_FD(fd, "map_extra_presize: create with hint 256, max 1024"))
 		return;
 	err = obj_info(fd, &info, sizeof(info));
 	if (err)
-		result(0, "map info: %s", strerror(-err));
+		ASSERT_OK(err, "map_extra_presize: map info");
 	else
-		result(info.type == MAP_TYPE_RHASH && info.map_extra == 256 &&
-		       info.max_entries == 1024,
-		       "map_extra_presize: map info: type %u, map_extra %llu, max_entries %u",
-		       info.type, (unsigned long long)info.map_extra,
-		       info.max_entries);
+		ASSERT_TRUE(info.type == MAP_TYPE_RHASH && info.map_extra == 256 &&
+			    info.max_entries == 1024,
+			    "map_extra_presize: map info: type %u, map_extra %llu, max_entries %u",
+			    info.type, (unsigned long long)info.map_extra,
+			    info.max_entries);
 	close(fd);
 }
 
@@ -142,10 +164,10 @@ static void walk_all(int fd, uint32_t ksize, uint32_t n, const char *what)
 			first = wc;
 	} while (tries < WALK_TRIES && wc.err == -ENOENT && !wc.bad &&
 		 (wc.found != n || wc.dup));
-	result(wc.err == -ENOENT && wc.found == n && !wc.dup && !wc.bad,
-	       "%s: get_next_key walk found %u of %u, %u twice, %u unknown, ends %s (walk %d of at most %d; the first found %u, %u twice)",
-	       what, wc.found, n, wc.dup, wc.bad, err_name(wc.err), tries,
-	       WALK_TRIES, first.found, first.dup);
+	ASSERT_TRUE(wc.err == -ENOENT && wc.found == n && !wc.dup && !wc.bad,
+		    "%s: get_next_key walk found %u of %u, %u twice, %u unknown, ends %s (walk %d of at most %d; the first found %u, %u twice)",
+		    what, wc.found, n, wc.dup, wc.bad, err_name(wc.err), tries,
+		    WALK_TRIES, first.found, first.dup);
 	free(seen);
 }
 
@@ -172,7 +194,7 @@ static void check_deleted_cursor(int fd, uint32_t ksize, void *keys,
 		cnt = 3;
 		err = batch_next(&bw, keys, vals, &cnt);
 	}
-	expect_err(err, -EAGAIN, "lookup_batch whose cursor was deleted");
+	ASSERT_ERRNO(err, EAGAIN, "lookup_batch whose cursor was deleted");
 }
 
 static void check_ops(uint32_t ksize, uint32_t n)
@@ -182,22 +204,22 @@ static void check_ops(uint32_t ksize, uint32_t n)
 	unsigned char k[64], out[64];
 	uint64_t v, got, kn, *vals;
 	unsigned char *keys, *seen;
-	int fd, err, e2big = 0;
+	int fd, err;
 	char what[32];
 
 	snprintf(what, sizeof(what), "key %u", ksize);
+	if (!rhash_present())
+		return;
 	fd = test_map(ksize, 8, max, 0);
-	result(fd >= 0, "%s: create max_entries %u: %s", what, max,
-	       fd_err_name(fd));
-	if (fd < 0)
+	if (!ASSERT_FD(fd, "%s: create max_entries %u", what, max))
 		return;
 
 	/* empty map */
-	expect_err(next_key(fd, NULL, out), -ENOENT, "empty map: get_next_key");
+	ASSERT_ERRNO(next_key(fd, NULL, out), ENOENT, "empty map: get_next_key");
 	make_key(k, ksize, 1);
-	expect_err(elem_lookup(fd, k, &got), -ENOENT, "empty map: lookup");
-	expect_err(elem_delete(fd, k), -ENOENT,
-		   "delete_nonexistent: delete from an empty map");
+	ASSERT_ERRNO(elem_lookup(fd, k, &got), ENOENT, "empty map: lookup");
+	ASSERT_ERRNO(elem_delete(fd, k), ENOENT,
+		     "delete_nonexistent: delete from an empty map");
 
 	/* update_elements: n inserts, growing the table several times */
 	for (i = 0, err = 0; i < n && !err; i++) {
@@ -205,74 +227,69 @@ static void check_ops(uint32_t ksize, uint32_t n)
 		v = i * 3 + 1;
 		err = elem_update(fd, k, &v, BPF_NOEXIST);
 	}
-	result(!err, "update_elements: %s: insert %u elements: %s", what, n,
-	       err_name(err));
+	ASSERT_OK(err, "update_elements: %s: insert %u elements", what, n);
 	for (i = 0, err = 0; i < n && !err; i++) {
 		make_key(k, ksize, i);
 		err = elem_lookup(fd, k, &got);
 		if (!err && got != i * 3 + 1)
 			err = -EIO;
 	}
-	result(!err, "lookup_update: %s: every value reads back: %s", what,
-	       err_name(err));
+	ASSERT_OK(err, "lookup_update: %s: every value reads back", what);
 	walk_all(fd, ksize, n, what);
 
 	make_key(k, ksize, 0);
 	v = 7;
-	expect_err(elem_update(fd, k, &v, BPF_NOEXIST), -EEXIST,
-		   "noexist_duplicate: BPF_NOEXIST on an existing key");
+	ASSERT_ERRNO(elem_update(fd, k, &v, BPF_NOEXIST), EEXIST,
+		     "noexist_duplicate: BPF_NOEXIST on an existing key");
 	v = 1000;
 	err = elem_update(fd, k, &v, BPF_EXIST);
 	if (!err)
 		err = elem_lookup(fd, k, &got);
-	result(!err && got == 1000, "update_exist: BPF_EXIST updates in place: %s, value %llu",
-	       err_name(err), (unsigned long long)got);
+	ASSERT_TRUE(!err && got == 1000, "update_exist: BPF_EXIST updates in place: %s, value %llu",
+		    err_name(err), (unsigned long long)got);
 	v = 1001;
 	err = elem_update(fd, k, &v, BPF_ANY);
 	if (!err)
 		err = elem_lookup(fd, k, &got);
-	result(!err && got == 1001, "update_any: BPF_ANY on an existing key: %s",
-	       err_name(err));
+	ASSERT_TRUE(!err && got == 1001, "update_any: BPF_ANY on an existing key: %s, value %llu",
+		    err_name(err), (unsigned long long)got);
 	make_key(k, ksize, max + 5);
-	expect_err(elem_update(fd, k, &v, BPF_EXIST), -ENOENT,
-		   "BPF_EXIST on a missing key");
-	expect_err(elem_update(fd, k, &v, 4), -EINVAL, "unknown update flag");
-	expect_err(elem_update(fd, k, &v, BPF_F_LOCK), -EINVAL,
-		   "BPF_F_LOCK without a bpf_spin_lock");
+	ASSERT_ERRNO(elem_update(fd, k, &v, BPF_EXIST), ENOENT,
+		     "BPF_EXIST on a missing key");
+	ASSERT_ERRNO(elem_update(fd, k, &v, 4), EINVAL, "unknown update flag");
+	ASSERT_ERRNO(elem_update(fd, k, &v, BPF_F_LOCK), EINVAL,
+		     "BPF_F_LOCK without a bpf_spin_lock");
 
 	/* fill to max_entries, then one more */
-	for (i = n; i < max && !e2big; i++) {
+	for (i = n, err = 0; i < max && !err; i++) {
 		make_key(k, ksize, i);
 		v = i;
 		err = elem_update(fd, k, &v, BPF_ANY);
-		if (err)
-			e2big = 1;
 	}
-	result(!e2big, "fill to max_entries %u", max);
+	ASSERT_OK(err, "fill to max_entries %u", max);
 	make_key(k, ksize, max);
-	expect_err(elem_update(fd, k, &v, BPF_ANY), -E2BIG,
-		   "insert into a full map");
+	ASSERT_ERRNO(elem_update(fd, k, &v, BPF_ANY), E2BIG,
+		     "insert into a full map");
 	make_key(k, ksize, max - 1);
 	v = 42;
-	expect_err(elem_update(fd, k, &v, BPF_ANY), 0,
-		   "update of an existing key in a full map");
+	ASSERT_OK(elem_update(fd, k, &v, BPF_ANY),
+		  "update of an existing key in a full map");
 
 	/* update_delete, lookup_and_delete */
 	for (i = n, err = 0; i < max && !err; i++) {
 		make_key(k, ksize, i);
 		err = elem_delete(fd, k);
 	}
-	result(!err, "update_delete: delete back to %u elements: %s", n,
-	       err_name(err));
+	ASSERT_OK(err, "update_delete: delete back to %u elements", n);
 	make_key(k, ksize, 1);
 	err = elem_op(BPF_MAP_LOOKUP_AND_DELETE_ELEM, fd, k, &got, 0);
-	result(!err && got == 4, "lookup_and_delete returns the value: %s",
-	       err_name(err));
-	expect_err(elem_lookup(fd, k, &got), -ENOENT,
-		   "lookup after lookup_and_delete");
+	ASSERT_TRUE(!err && got == 4, "lookup_and_delete returns the value: %s, value %llu",
+		    err_name(err), (unsigned long long)got);
+	ASSERT_ERRNO(elem_lookup(fd, k, &got), ENOENT,
+		     "lookup after lookup_and_delete");
 	v = 4;
-	expect_err(elem_update(fd, k, &v, BPF_NOEXIST), 0,
-		   "re-insert the deleted key");
+	ASSERT_OK(elem_update(fd, k, &v, BPF_NOEXIST),
+		  "re-insert the deleted key");
 
 	/* batch lookup across batches of 7: each element once */
 	keys = calloc(n + 16, ksize);
@@ -290,9 +307,9 @@ static void check_ops(uint32_t ksize, uint32_t n)
 		    kn >= n || seen[kn]++)
 			dup++;
 	}
-	result(err == -ENOENT && total == n && !dup,
-	       "%s: lookup_batch by 7: %u of %u, %u twice or unknown, ends %s",
-	       what, total, n, dup, err_name(err));
+	ASSERT_TRUE(err == -ENOENT && total == n && !dup,
+		    "%s: lookup_batch by 7: %u of %u, %u twice or unknown, ends %s",
+		    what, total, n, dup, err_name(err));
 
 	/* lookup_and_delete_batch empties the map */
 	bw = (struct batch_walk){ .cmd = BPF_MAP_LOOKUP_AND_DELETE_BATCH,
@@ -301,11 +318,11 @@ static void check_ops(uint32_t ksize, uint32_t n)
 		cnt = 5;
 		err = batch_next(&bw, keys, vals, &cnt);
 	}
-	result(err == -ENOENT && total == n,
-	       "%s: lookup_and_delete_batch by 5: %u of %u, ends %s", what,
-	       total, n, err_name(err));
-	expect_err(next_key(fd, NULL, out), -ENOENT,
-		   "map empty after lookup_and_delete_batch");
+	ASSERT_TRUE(err == -ENOENT && total == n,
+		    "%s: lookup_and_delete_batch by 5: %u of %u, ends %s", what,
+		    total, n, err_name(err));
+	ASSERT_ERRNO(next_key(fd, NULL, out), ENOENT,
+		     "map empty after lookup_and_delete_batch");
 
 	/*
 	 * The cursor of a batch was deleted: -EAGAIN. RHASH only: a hash
@@ -320,17 +337,8 @@ static void check_ops(uint32_t ksize, uint32_t n)
 	close(fd);
 }
 
-static void run_ops(uint32_t n)
-{
-	check_ops(8, n);	/* word-sized key */
-	check_ops(4, n / 2);	/* word-sized key */
-	check_ops(12, n / 2);	/* generic key */
-	check_ops(37, n / 4);	/* generic key, bytewise jhash */
-}
 
 /* ---- the bucket tables' memory cgroup ---- */
-
-static void check_memcg_full(const char *home);
 
 static int cg_write(const char *file, const char *str)
 {
@@ -360,52 +368,69 @@ static long long cg_current(const char *dir)
 }
 
 /*
+ * The cgroup.procs file of this process's cgroup into home, with the
+ * memory controller enabled for the root's children: 0, or false after
+ * a failed assertion naming what is missing (what: the case).
+ */
+static bool cg_home(char *home, size_t len, const char *what)
+{
+	char line[512];
+	FILE *f;
+	int err;
+
+	f = fopen("/proc/self/cgroup", "r");
+	if (!f || !fgets(line, sizeof(line), f) || strncmp(line, "0::", 3)) {
+		if (f)
+			fclose(f);
+		ASSERT_TRUE(0, "%s: no cgroup2 line in /proc/self/cgroup: the unified hierarchy is needed at /sys/fs/cgroup",
+			    what);
+		return false;
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(home, len, "/sys/fs/cgroup%s/cgroup.procs", line + 3);
+	err = cg_write("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
+	if (err)
+		return ASSERT_OK(err, "%s: enable the memory controller in /sys/fs/cgroup/cgroup.subtree_control",
+				 what);
+	return true;
+}
+
+/*
  * A map with the largest size hint (65535: a first bucket table of 2^17
  * buckets, 1 MiB) created in a memory cgroup of its own: memory.current
  * must grow by at least the table (rhash/0010 charges it; before, the
  * tables were charged to nobody). The per-CPU charge stock can only add
  * to the growth (at most 64 pages a CPU), never hide the table.
  */
-static void check_memcg(void)
+KB_CASE(memcg)
 {
 	const long long table = (1LL << 17) * 8;
-	char dir[64], procs[96], home[600], line[512];
+	char dir[64], procs[96], home[600];
 	long long before, after;
-	FILE *f;
 	int fd, err;
 
-	f = fopen("/proc/self/cgroup", "r");
-	if (!f || !fgets(line, sizeof(line), f) || strncmp(line, "0::", 3)) {
-		if (f)
-			fclose(f);
-		result(0, "memcg: no cgroup2 line in /proc/self/cgroup: the unified hierarchy is needed at /sys/fs/cgroup");
+	if (!rhash_only() || !cg_home(home, sizeof(home), "memcg"))
 		return;
-	}
-	fclose(f);
-	line[strcspn(line, "\n")] = '\0';
-	snprintf(home, sizeof(home), "/sys/fs/cgroup%s/cgroup.procs", line + 3);
 	snprintf(dir, sizeof(dir), "/sys/fs/cgroup/kb-rhashcheck-%d",
 		 (int)getpid());
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	err = cg_write("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
-	if (!err && mkdir(dir, 0755))
-		err = -errno;
+	err = mkdir(dir, 0755) ? -errno : 0;
 	if (!err)
 		err = cg_write(procs, "0");
 	before = err ? -1 : cg_current(dir);
 	if (err || before < 0) {
-		result(0, "memcg: a memory cgroup of its own (%s): %s", dir,
-		       err ? err_name(err) : "memory.current unreadable");
+		ASSERT_TRUE(0, "memcg: a memory cgroup of its own (%s): %s", dir,
+			    err ? err_name(err) : "memory.current unreadable");
 		goto out;
 	}
 	fd = test_map(8, 8, 1 << 20, 65535);
 	after = cg_current(dir);
-	result(fd >= 0 && after - before >= table,
-	       "memcg: a map with hint 65535 grew memory.current by %lld bytes (want >= %lld: its first bucket table)%s%s",
-	       after - before, table, fd < 0 ? ", create " : "",
-	       fd < 0 ? err_name(fd) : "");
+	ASSERT_TRUE(fd >= 0 && after - before >= table,
+		    "memcg: a map with hint 65535 grew memory.current by %lld bytes (want >= %lld: its first bucket table)%s%s",
+		    after - before, table, fd < 0 ? ", create " : "",
+		    fd < 0 ? err_name(fd) : "");
 	close_fd(fd);
-	check_memcg_full(home);
 out:
 	cg_write(home, "0");
 	rmdir(dir);
@@ -457,15 +482,17 @@ static long long kworker_ticks(void)
  * The table's size shows in the map's memlock (fdinfo): the grown table
  * adds 512 KiB to it, once the old one has gone.
  */
-static void check_memcg_full(const char *home)
+KB_CASE(memcg_full)
 {
 	const uint32_t hint = 49152, first = 48500, more = 1500;
-	char dir[64], procs[96], file[128], num[32];
+	char dir[64], procs[96], file[128], num[32], home[600];
 	long long cur, k0, k1, hz = sysconf(_SC_CLK_TCK);
 	uint32_t i, ok = 0, nomem = 0, missing = 0;
 	uint64_t key, val;
 	int fd = -1, err, waited;
 
+	if (!rhash_only() || !cg_home(home, sizeof(home), "memcg full"))
+		return;
 	snprintf(dir, sizeof(dir), "/sys/fs/cgroup/kb-rhashfull-%d",
 		 (int)getpid());
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
@@ -484,8 +511,8 @@ static void check_memcg_full(const char *home)
 	}
 	cur = err ? -1 : cg_current(dir);
 	if (cur < 0) {
-		result(0, "memcg full: a map of %u elements in a cgroup of its own (%s): %s",
-		       first, dir, err ? err_name(err) : "memory.current unreadable");
+		ASSERT_TRUE(0, "memcg full: a map of %u elements in a cgroup of its own (%s): %s",
+			    first, dir, err ? err_name(err) : "memory.current unreadable");
 		goto out;
 	}
 	snprintf(num, sizeof(num), "%lld", cur + (512 << 10));
@@ -499,26 +526,26 @@ static void check_memcg_full(const char *home)
 			nomem++;
 	}
 	if (err || first + ok <= hint) {
-		result(0, "memcg full: memory.max %s: %s; %u of %u inserts past it went in (want the map past %u)",
-		       num, err_name(err), ok, more, hint);
+		ASSERT_TRUE(0, "memcg full: memory.max %s: %s; %u of %u inserts past it went in (want the map past %u)",
+			    num, err_name(err), ok, more, hint);
 		goto out;
 	}
 
 	k0 = kworker_ticks();
 	usleep(3000000);
 	k1 = kworker_ticks();
-	result(k0 >= 0 && (k1 - k0) * 10 <= 3 * hz,
-	       "memcg full: the map past its growth point (%u of %u inserts went in, %u failed) in a full cgroup: kworkers used %lld ms of CPU in 3 s (want <= 300)",
-	       ok, more, nomem, (k1 - k0) * 1000 / hz);
+	ASSERT_TRUE(k0 >= 0 && (k1 - k0) * 10 <= 3 * hz,
+		    "memcg full: the map past its growth point (%u of %u inserts went in, %u failed) in a full cgroup: kworkers used %lld ms of CPU in 3 s (want <= 300)",
+		    ok, more, nomem, (k1 - k0) * 1000 / hz);
 
 	for (i = 0; i < first + more; i++) {
 		key = i;
 		if (elem_lookup(fd, &key, &val) || val != ~key)
 			missing++;
 	}
-	result(missing == nomem,
-	       "memcg full: the map is usable: %u of %u keys missing (want the %u whose insert failed)",
-	       missing, first + more, nomem);
+	ASSERT_EQ(missing, nomem,
+		  "memcg full: the map is usable: of %u keys, those missing are the ones whose insert failed",
+		  first + more);
 
 	/* room again: the next inserts kick the worker, which grows it */
 	cur = map_memlock(fd);
@@ -532,40 +559,34 @@ static void check_memcg_full(const char *home)
 	for (waited = 0; !err && waited < 50 &&
 	     map_memlock(fd) - cur < (1LL << 16) * 8; waited++)
 		usleep(100000);
-	result(!err && cur >= 0 && map_memlock(fd) - cur >= (1LL << 16) * 8,
-	       "memcg full: with memory.max back at max, 200 inserts went in (%s) and the table grew: memlock +%lld bytes (want >= 512 KiB) after %d ms",
-	       err_name(err), map_memlock(fd) - cur, waited * 100);
+	ASSERT_TRUE(!err && cur >= 0 && map_memlock(fd) - cur >= (1LL << 16) * 8,
+		    "memcg full: with memory.max back at max, 200 inserts went in (%s) and the table grew: memlock +%lld bytes (want >= 512 KiB) after %d ms",
+		    err_name(err), map_memlock(fd) - cur, waited * 100);
 out:
 	close_fd(fd);
 	cg_write(home, "0");
 	rmdir(dir);
 }
 
-int main(int argc, char **argv)
-{
-	uint32_t n = 2000;
-	int opt, status;
+/* ---- every operation, for word-sized and generic keys ---- */
 
-	while ((opt = getopt(argc, argv, "n:t:")) != -1) {
-		if (opt == 'n' && atoi(optarg) > 0) {
-			n = atoi(optarg);
-			continue;
-		}
-		if (opt == 't' && !set_map_type(optarg))
-			continue;
-		fprintf(stderr, "usage: rhashcheck [-t rhash|hash] [-n ELEMS]\n");
-		return 2;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (map_type == BPF_MAP_TYPE_HASH)
-		printf("# BPF_MAP_TYPE_HASH (BPF_F_NO_PREALLOC): the cases that apply to any hash map\n");
-	status = rhash_probe();
-	if (status >= 0)
-		return status;
-	if (map_type == MAP_TYPE_RHASH) {
-		check_create_errors();
-		check_memcg();
-	}
-	run_ops(n);
-	return tap_done();
+KB_CASE(ops_key8)
+{
+	check_ops(8, nelems);
+}
+
+KB_CASE(ops_key4)
+{
+	check_ops(4, nelems / 2);
+}
+
+KB_CASE(ops_key12)
+{
+	check_ops(12, nelems / 2);
+}
+
+/* a generic key, hashed bytewise by jhash */
+KB_CASE(ops_key37)
+{
+	check_ops(37, nelems / 4);
 }

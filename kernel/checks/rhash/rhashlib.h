@@ -2,13 +2,14 @@
 /*
  * rhashlib.h: what rhashcheck, rhashprog and rhashstress share. Each
  * program defines _GNU_SOURCE and then includes it first. It brings the
- * checks' common helpers (../lib/: TAP, raw bpf() and its assembler,
- * the running kernel's BTF) and adds:
+ * checks' common helpers (../lib/: the harness and its TAP, raw bpf()
+ * and its assembler, the running kernel's BTF) and adds:
  *
- * - the map under test (-t rhash|hash) and the "RHASH absent" rule: on a
+ * - the map under test (-m rhash|hash) and the "RHASH absent" rule: on a
  *   kernel without the type (creating one fails with EINVAL and the
- *   kernel's BTF does not name BPF_MAP_TYPE_RHASH) a program prints
- *   "RHASH absent" and a skip plan, and exits 0;
+ *   kernel's BTF does not name BPF_MAP_TYPE_RHASH) a program says so
+ *   with kb_absent() ("ok N # SKIP RHASH absent: ..."), runs no case
+ *   after that, and exits 0;
  * - keys made from numbers, get_next_key walks and batch walks.
  *
  * The host's <linux/bpf.h> (Debian 12) predates the type: its number is
@@ -33,7 +34,7 @@
 
 #include "../lib/bpf.h"
 #include "../lib/btf.h"
-#include "../lib/tap.h"
+#include "../lib/harness.h"
 
 #define MAP_TYPE_RHASH	35	/* upstream 7.2; 34 is reserved */
 #define MAX_KEY		1024	/* the largest key_size a check uses */
@@ -179,7 +180,7 @@ static inline bool key_num(const uint8_t *key, uint32_t ksize, uint64_t *n)
 static uint32_t map_type = MAP_TYPE_RHASH;
 static const char *type_name = "rhash";
 
-/* -t NAME: 0, or -1 if NAME is neither rhash nor hash */
+/* -m NAME: 0, or -1 if NAME is neither rhash nor hash */
 static inline int set_map_type(const char *name)
 {
 	if (!strcmp(name, "rhash"))
@@ -225,43 +226,56 @@ static inline int btf_has_string(const char *s)
 }
 
 /*
- * Creating a map of the type under test gave err; named is what
- * btf_has_string("BPF_MAP_TYPE_RHASH") said. true if that means RHASH
- * is absent from the kernel: then this says so, with a skip plan, and
- * the program exits 0 (absent is not a failure).
+ * fd is what creating a map of the type under test gave. If that means
+ * RHASH is absent from the kernel (EINVAL, and its BTF does not name
+ * BPF_MAP_TYPE_RHASH), say so with kb_absent() and return false (no
+ * case runs after this one; absent is not a failure). Otherwise assert
+ * the fd: "WHAT: got fd N, want an fd", true if it is one.
  */
-static inline bool rhash_absent(int err, int named)
+static inline bool __attribute__((format(printf, 2, 3)))
+rhash_created(int fd, const char *fmt, ...)
 {
-	if (map_type != MAP_TYPE_RHASH || err != -EINVAL || named == 1)
+	int named = fd == -EINVAL || map_type == MAP_TYPE_RHASH ?
+		    btf_has_string("BPF_MAP_TYPE_RHASH") : 0;
+	char what[256];
+	va_list ap;
+
+	if (map_type == MAP_TYPE_RHASH && fd == -EINVAL && named != 1) {
+		kb_absent("RHASH", "creating BPF_MAP_TYPE_RHASH gives EINVAL%s",
+			  named < 0 ? " (no " BTF_PATH " to confirm)" :
+			  " and the kernel's BTF does not name it");
 		return false;
-	printf("# RHASH absent: creating BPF_MAP_TYPE_RHASH gives EINVAL%s\n",
-	       named < 0 ? " (no " BTF_PATH " to confirm)" :
-	       " and the kernel's BTF does not name it");
-	printf("1..0 # SKIP RHASH absent on this kernel\n");
-	return true;
+	}
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return ASSERT_FD(fd, "%s%s", what, map_type == MAP_TYPE_RHASH &&
+			 named == 1 ? " (the kernel's BTF names it)" : "");
 }
 
 /*
- * For -t rhash, the first case: create a small map. Returns -1 to go on
- * (the type is there, or -t hash), else main's exit status: 0 if RHASH
- * is absent, 1 if creating it failed otherwise (the plan printed).
+ * Whether the map type under test is there: for -m rhash, create a
+ * small map (once; rhash_created() reports it), for -m hash true. The
+ * first case of rhashcheck and rhashprog, and every later case calls
+ * it first, so that -t runs a case alone.
  */
-static inline int rhash_probe(void)
+static inline bool rhash_present(void)
 {
-	int fd, named;
+	static int done;	/* 1 present, -1 absent or failed */
+	int fd;
 
-	if (map_type != MAP_TYPE_RHASH)
-		return -1;
+	if (done)
+		return done > 0;
+	done = 1;
+	if (map_type != MAP_TYPE_RHASH) {
+		printf("# BPF_MAP_TYPE_HASH (BPF_F_NO_PREALLOC): the cases that apply to any hash map\n");
+		return true;
+	}
 	fd = test_map(8, 8, 16, 0);
-	named = btf_has_string("BPF_MAP_TYPE_RHASH");
-	if (rhash_absent(fd, named))
-		return 0;
-	result(fd >= 0, "create BPF_MAP_TYPE_RHASH: %s%s", fd_err_name(fd),
-	       named == 1 ? " (the kernel's BTF names it)" : "");
-	if (fd < 0)
-		return tap_done();
-	close(fd);
-	return -1;
+	if (!rhash_created(fd, "create BPF_MAP_TYPE_RHASH"))
+		done = -1;
+	close_fd(fd);
+	return done > 0;
 }
 
 static inline long long now_ns(void)

@@ -5,15 +5,18 @@
  * bpf(BPF_PROG_LOAD): no clang, no libbpf, so one binary runs on both
  * kernels and needs nothing but the C library.
  *
- *   rhashprog [-t rhash|hash]
+ *   rhashprog [-l] [-v] [-t PATTERN]... [-m rhash|hash]
  *
- * Prints TAP. With -t hash the same cases run against BPF_MAP_TYPE_HASH
+ * On the harness (../lib/harness.h); each TAP line begins with the map
+ * type. With -m hash the same cases run against BPF_MAP_TYPE_HASH
  * (BPF_F_NO_PREALLOC), which must pass them on both kernels. On a kernel
  * without RHASH (creating one fails with EINVAL and the kernel's BTF does
- * not name BPF_MAP_TYPE_RHASH), -t rhash prints "RHASH absent" and a skip
- * plan, and exits 0.
+ * not name BPF_MAP_TYPE_RHASH), -m rhash reports "RHASH absent" with
+ * kb_absent() and exits 0. Every case runs that probe first (once), so
+ * -t can select it alone.
  *
- * The cases:
+ * The cases (probe, prog_key8, prog_key12, iter, iter_lost, perf,
+ * sched_key8, sched_key12):
  * - prog: a socket filter run with BPF_PROG_TEST_RUN updates, looks up and
  *   deletes elements (8- and 12-byte keys); what it does is visible to
  *   BPF_MAP_LOOKUP_ELEM and the other way round. The program takes its
@@ -43,6 +46,25 @@
 #include <sys/ioctl.h>
 
 #define ITER_FUNC	"bpf_iter_bpf_map_elem"
+
+static int parse(int opt, const char *arg)
+{
+	return opt == 'm' ? set_map_type(arg) : -1;
+}
+
+KB_OPTIONS("m:", "[-m rhash|hash]", parse);
+
+/* the probe (rhashlib.h), each line behind the map type's name */
+static bool ready(void)
+{
+	tap_prefix = type_name;
+	return rhash_present();
+}
+
+KB_CASE(probe)
+{
+	ready();
+}
 
 /* An array map of one value (key 0): a program's arguments or counters */
 static int array_map(uint32_t vsize)
@@ -283,74 +305,73 @@ static void check_prog_ops(uint32_t ksize)
 	int err, found, wrong, left, odd;
 	long n;
 
+	if (!ready())
+		return;
 	c.map = test_map(ksize, 8, 1024, 0);
 	c.args = array_map(sizeof(struct args));
 	if (c.map < 0 || c.args < 0) {
-		result(0, "prog, key %u: create the maps: %s %s", ksize,
-		       fd_err_name(c.map), fd_err_name(c.args));
+		ASSERT_TRUE(0, "prog, key %u: create the maps: %s %s", ksize,
+			    fd_err_name(c.map), fd_err_name(c.args));
 		goto out;
 	}
 	c.prog = load_ops_prog(c.map, c.args);
-	result(c.prog >= 0, "prog, key %u: load the socket filter: %s", ksize,
-	       fd_err_name(c.prog));
-	if (c.prog < 0)
+	if (!ASSERT_FD(c.prog, "prog, key %u: load the socket filter", ksize))
 		goto out;
 
 	/* key 1: update, lookup, delete, lookup, all in the program */
 	err = run_op(&c, OP_ROUNDTRIP, 1, val_of(1), &ret, &out);
-	result(!err && !ret && out == val_of(1),
-	       "prog, key %u: update, lookup (value %s), delete, lookup misses: %s",
-	       ksize, out == val_of(1) ? "right" : "wrong", op_str(err, ret));
+	ASSERT_TRUE(!err && !ret && out == val_of(1),
+		    "prog, key %u: update, lookup (value %s), delete, lookup misses: %s",
+		    ksize, out == val_of(1) ? "right" : "wrong", op_str(err, ret));
 	make_key(key, ksize, 1);
 	err = elem_lookup(c.map, key, &v);
-	result(err == -ENOENT,
-	       "prog, key %u: user space misses the key the program deleted: %s",
-	       ksize, err_name(err));
+	ASSERT_ERRNO(err, ENOENT,
+		     "prog, key %u: user space misses the key the program deleted",
+		     ksize);
 
 	/* key 2: inserted by the program, seen by user space */
 	err = run_op(&c, OP_INSERT, 2, val_of(2), &ret, &out);
-	result(!err && !ret, "prog, key %u: insert from the program: %s",
-	       ksize, op_str(err, ret));
+	ASSERT_TRUE(!err && !ret, "prog, key %u: insert from the program: %s",
+		    ksize, op_str(err, ret));
 	make_key(key, ksize, 2);
 	v = 0;
 	err = elem_lookup(c.map, key, &v);
-	result(!err && v == val_of(2),
-	       "prog, key %u: user space sees the program's insert: %s, value %s",
-	       ksize, err_name(err), v == val_of(2) ? "right" : "wrong");
+	ASSERT_TRUE(!err && v == val_of(2),
+		    "prog, key %u: user space sees the program's insert: %s, value %s",
+		    ksize, err_name(err), v == val_of(2) ? "right" : "wrong");
 	err = run_op(&c, OP_INSERT, 2, val_of(3), &ret, &out);
-	result(!err && ret == RET(S_UPDATE, EEXIST),
-	       "prog, key %u: BPF_NOEXIST on an existing key from the program: %s (want step update: EEXIST)",
-	       ksize, op_str(err, ret));
+	ASSERT_TRUE(!err && ret == RET(S_UPDATE, EEXIST),
+		    "prog, key %u: BPF_NOEXIST on an existing key from the program: %s (want step update: EEXIST)",
+		    ksize, op_str(err, ret));
 
 	/* key 3: inserted by user space, seen and deleted by the program */
 	err = insert_keys(c.map, ksize, 3, 1);
 	out = 0;
 	if (!err)
 		err = run_op(&c, OP_LOOKUP, 3, 0, &ret, &out);
-	result(!err && !ret && out == val_of(3),
-	       "prog, key %u: the program sees user space's insert: %s, value %s",
-	       ksize, op_str(err, ret), out == val_of(3) ? "right" : "wrong");
+	ASSERT_TRUE(!err && !ret && out == val_of(3),
+		    "prog, key %u: the program sees user space's insert: %s, value %s",
+		    ksize, op_str(err, ret), out == val_of(3) ? "right" : "wrong");
 	err = run_op(&c, OP_DELETE, 3, 0, &ret, &out);
-	result(!err && !ret, "prog, key %u: delete from the program: %s",
-	       ksize, op_str(err, ret));
+	ASSERT_TRUE(!err && !ret, "prog, key %u: delete from the program: %s",
+		    ksize, op_str(err, ret));
 	make_key(key, ksize, 3);
 	err = elem_lookup(c.map, key, &v);
-	result(err == -ENOENT,
-	       "prog, key %u: user space misses the deleted key: %s", ksize,
-	       err_name(err));
+	ASSERT_ERRNO(err, ENOENT, "prog, key %u: user space misses the deleted key",
+		     ksize);
 	err = run_op(&c, OP_DELETE, 3, 0, &ret, &out);
-	result(!err && ret == RET(S_DELETE, ENOENT),
-	       "prog, key %u: delete of a missing key from the program: %s (want step delete: ENOENT)",
-	       ksize, op_str(err, ret));
+	ASSERT_TRUE(!err && ret == RET(S_DELETE, ENOENT),
+		    "prog, key %u: delete of a missing key from the program: %s (want step delete: ENOENT)",
+		    ksize, op_str(err, ret));
 
 	/* key 2 deleted by user space: the program misses it */
 	make_key(key, ksize, 2);
 	err = elem_delete(c.map, key);
 	if (!err)
 		err = run_op(&c, OP_LOOKUP, 2, 0, &ret, &out);
-	result(!err && ret == RET(S_LOOKUP, ENOENT),
-	       "prog, key %u: the program misses the key user space deleted: %s (want step lookup: ENOENT)",
-	       ksize, op_str(err, ret));
+	ASSERT_TRUE(!err && ret == RET(S_LOOKUP, ENOENT),
+		    "prog, key %u: the program misses the key user space deleted: %s (want step lookup: ENOENT)",
+		    ksize, op_str(err, ret));
 
 	/* many keys (the table grows): the program finds each one */
 	err = insert_keys(c.map, ksize, 100, BULK);
@@ -362,10 +383,10 @@ static void check_prog_ops(uint32_t ksize)
 		if (!err && !ret && out != val_of(100 + i))
 			wrong++;
 	}
-	result(!err && found == BULK && !wrong,
-	       "prog, key %u: %d user space inserts: the program finds %d, %d with a wrong value%s%s",
-	       ksize, BULK, found, wrong, err ? ", error " : "",
-	       err ? err_name(err) : "");
+	ASSERT_TRUE(!err && found == BULK && !wrong,
+		    "prog, key %u: %d user space inserts: the program finds %d, %d with a wrong value%s%s",
+		    ksize, BULK, found, wrong, err ? ", error " : "",
+		    err ? err_name(err) : "");
 
 	/* the program deletes the even ones: user space sees the odd ones */
 	err = 0;
@@ -382,14 +403,24 @@ static void check_prog_ops(uint32_t ksize)
 			odd++;
 	}
 	n = count_keys(c.map, ksize, 1000000);
-	result(!err && !left && odd == BULK && n == BULK / 2,
-	       "prog, key %u: the program deletes %d: %d failed, %d of %d keys as expected, a walk counts %ld (want %d)%s%s",
-	       ksize, BULK / 2, left, odd, BULK, n, BULK / 2,
-	       err ? ", error " : "", err ? err_name(err) : "");
+	ASSERT_TRUE(!err && !left && odd == BULK && n == BULK / 2,
+		    "prog, key %u: the program deletes %d: %d failed, %d of %d keys as expected, a walk counts %ld (want %d)%s%s",
+		    ksize, BULK / 2, left, odd, BULK, n, BULK / 2,
+		    err ? ", error " : "", err ? err_name(err) : "");
 out:
 	close_fd(c.prog);
 	close_fd(c.args);
 	close_fd(c.map);
+}
+
+KB_CASE(prog_key8)
+{
+	check_prog_ops(8);	/* word-sized key */
+}
+
+KB_CASE(prog_key12)
+{
+	check_prog_ops(12);	/* generic key */
 }
 
 /* ---- case 2: the BPF iterator of map elements ---- */
@@ -494,7 +525,7 @@ static int iter_open(int prog, int map, int *link)
 	return sys_bpf(BPF_ITER_CREATE, &a);
 }
 
-static void check_iter(void)
+KB_CASE(iter)
 {
 	uint64_t stats[I_SLOTS], rec[2], ksum = 0, vsum = 0;
 	uint8_t *buf = NULL, seen[ITER_N + 1];
@@ -505,15 +536,16 @@ static void check_iter(void)
 	ssize_t r = 0;
 	long id;
 
+	if (!ready())
+		return;
 	id = btf_func_id(ITER_FUNC);
 	if (id == -ENODEV) {
 		skip("iter", "no " BTF_PATH);
 		return;
 	}
-	result(id > 0, "iter: the BTF id of FUNC %s: %ld%s", ITER_FUNC, id,
-	       id == -ENOENT ? " (not found)" :
-	       id == -EPROTO ? " (BTF unreadable)" : "");
-	if (id <= 0)
+	if (!ASSERT_TRUE(id > 0, "iter: the BTF id of FUNC %s: %ld%s", ITER_FUNC, id,
+			 id == -ENOENT ? " (not found)" :
+			 id == -EPROTO ? " (BTF unreadable)" : ""))
 		return;
 
 	map = test_map(8, 8, 2 * ITER_N, 0);
@@ -524,22 +556,18 @@ static void check_iter(void)
 		ksum += k;
 		vsum += val_of(k);
 	}
-	result(map >= 0 && sfd >= 0 && !err,
-	       "iter: create the maps and insert %d elements: %s", ITER_N,
-	       err_name(map < 0 ? map : sfd < 0 ? sfd : err));
-	if (map < 0 || sfd < 0 || err)
+	if (!ASSERT_OK(map < 0 ? map : sfd < 0 ? sfd : err,
+		       "iter: create the maps and insert %d elements", ITER_N))
 		goto out;
 
 	prog = load_iter_prog(sfd, id);
-	result(prog >= 0, "iter: load the iterator program: %s",
-	       fd_err_name(prog));
-	if (prog < 0)
+	if (!ASSERT_FD(prog, "iter: load the iterator program"))
 		goto out;
 
 	it = iter_open(prog, map, &link);
-	result(link >= 0 && it >= 0,
-	       "iter: BPF_LINK_CREATE %s, BPF_ITER_CREATE %s",
-	       fd_err_name(link), fd_err_name(it));
+	ASSERT_TRUE(link >= 0 && it >= 0,
+		    "iter: BPF_LINK_CREATE %s, BPF_ITER_CREATE %s",
+		    fd_err_name(link), fd_err_name(it));
 	if (it < 0)
 		goto out;
 
@@ -559,23 +587,23 @@ static void check_iter(void)
 		else if (seen[rec[0]]++)
 			dup++;
 	}
-	result(buf && total == want && !bad && !dup,
-	       "iter: read() %zu bytes in %d reads (want %zu): %zu records, %d unknown or with a wrong value, %d twice%s%s",
-	       total, reads, want, total / sizeof(rec), bad, dup,
-	       r < 0 ? ", error " : r == 0 && total < want ? ", early EOF" : "",
-	       r < 0 ? err_name(err) : "");
+	ASSERT_TRUE(buf && total == want && !bad && !dup,
+		    "iter: read() %zu bytes in %d reads (want %zu): %zu records, %d unknown or with a wrong value, %d twice%s%s",
+		    total, reads, want, total / sizeof(rec), bad, dup,
+		    r < 0 ? ", error " : r == 0 && total < want ? ", early EOF" : "",
+		    r < 0 ? err_name(err) : "");
 
 	err = elem_lookup(sfd, &zero, stats);
-	result(!err && stats[I_COUNT] == ITER_N && stats[I_KEYSUM] == ksum &&
-	       stats[I_VALSUM] == vsum && stats[I_ENDCALLS] == 1 &&
-	       !stats[I_NOVALUE],
-	       "iter: the program counted %llu elements (want %d), key sum %llu (want %llu), value sum %llu (want %llu), %llu end calls (want 1), %llu without a value%s%s",
-	       (unsigned long long)stats[I_COUNT], ITER_N,
-	       (unsigned long long)stats[I_KEYSUM], (unsigned long long)ksum,
-	       (unsigned long long)stats[I_VALSUM], (unsigned long long)vsum,
-	       (unsigned long long)stats[I_ENDCALLS],
-	       (unsigned long long)stats[I_NOVALUE], err ? ", lookup " : "",
-	       err ? err_name(err) : "");
+	ASSERT_TRUE(!err && stats[I_COUNT] == ITER_N && stats[I_KEYSUM] == ksum &&
+		    stats[I_VALSUM] == vsum && stats[I_ENDCALLS] == 1 &&
+		    !stats[I_NOVALUE],
+		    "iter: the program counted %llu elements (want %d), key sum %llu (want %llu), value sum %llu (want %llu), %llu end calls (want 1), %llu without a value%s%s",
+		    (unsigned long long)stats[I_COUNT], ITER_N,
+		    (unsigned long long)stats[I_KEYSUM], (unsigned long long)ksum,
+		    (unsigned long long)stats[I_VALSUM], (unsigned long long)vsum,
+		    (unsigned long long)stats[I_ENDCALLS],
+		    (unsigned long long)stats[I_NOVALUE], err ? ", lookup " : "",
+		    err ? err_name(err) : "");
 
 	/*
 	 * After the last record read() must return 0, as for any seq_file.
@@ -587,10 +615,10 @@ static void check_iter(void)
 	if (buf)
 		more = read_chunks(it, buf, cap - want + 1, false, &reads, &r,
 				   &err);
-	result(buf && r == 0 && !more,
-	       "iter: read() after the last record: EOF%s%s%s",
-	       r < 0 ? " expected, got " : "", r < 0 ? err_name(err) : "",
-	       more ? " expected, got more records: the walk starts over after its end" : "");
+	ASSERT_TRUE(buf && r == 0 && !more,
+		    "iter: read() after the last record: EOF%s%s%s",
+		    r < 0 ? " expected, got " : "", r < 0 ? err_name(err) : "",
+		    more ? " expected, got more records: the walk starts over after its end" : "");
 	if (more)
 		printf("# iter: %zu more bytes in %d reads before giving up\n",
 		       more, reads);
@@ -653,7 +681,7 @@ static int load_iter_lost_prog(int map_fd, uint32_t btf_id)
 	return prog_load(&p, BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, btf_id);
 }
 
-static void check_iter_lost(void)
+KB_CASE(iter_lost)
 {
 	int map = -1, prog = -1, link = -1, it = -1, err, errs[3];
 	uint64_t buf[16];
@@ -661,10 +689,12 @@ static void check_iter_lost(void)
 	int ends = 0, recs = 0;
 	long id;
 
+	if (!ready())
+		return;
 	id = btf_func_id(ITER_FUNC);
 	if (id <= 0) {
-		result(0, "iter-lost: the BTF id of FUNC %s: %ld", ITER_FUNC,
-		       id);
+		ASSERT_TRUE(0, "iter-lost: the BTF id of FUNC %s: %ld", ITER_FUNC,
+			    id);
 		return;
 	}
 	map = test_map(8, 8, 16, 0);
@@ -673,9 +703,9 @@ static void check_iter_lost(void)
 	if (prog >= 0)
 		it = iter_open(prog, map, &link);
 	if (it < 0) {
-		result(0, "iter-lost: set up (map %s, insert %s, program %s, link %s, iterator %s)",
-		       fd_err_name(map), err_name(err), fd_err_name(prog),
-		       fd_err_name(link), fd_err_name(it));
+		ASSERT_TRUE(0, "iter-lost: set up (map %s, insert %s, program %s, link %s, iterator %s)",
+			    fd_err_name(map), err_name(err), fd_err_name(prog),
+			    fd_err_name(link), fd_err_name(it));
 		goto out;
 	}
 	/* three reads: what each returns, and the records they bring */
@@ -694,14 +724,14 @@ static void check_iter_lost(void)
 	       err_name(errs[1]) : "data", got[2] < 0 ? err_name(errs[2]) :
 	       "data", recs, ends);
 	if (map_type == MAP_TYPE_RHASH)
-		result(errs[0] == -EAGAIN && errs[1] == -EAGAIN &&
-		       errs[2] == -EAGAIN && !ends && !recs,
-		       "iter-lost: a walk that lost its place fails with EAGAIN on every read, without the end-of-walk call or the failed read's records (%zd %zd %zd bytes, %d records, %d end calls)",
-		       got[0], got[1], got[2], recs, ends);
+		ASSERT_TRUE(errs[0] == -EAGAIN && errs[1] == -EAGAIN &&
+			    errs[2] == -EAGAIN && !ends && !recs,
+			    "iter-lost: a walk that lost its place fails with EAGAIN on every read, without the end-of-walk call or the failed read's records (%zd %zd %zd bytes, %d records, %d end calls)",
+			    got[0], got[1], got[2], recs, ends);
 	else
-		result(got[0] > 0 && !errs[1] && !errs[2] && ends == 1,
-		       "iter-lost: the hash map's walk ends normally (%d records, %d end calls, then %s)",
-		       recs, ends, errs[1] ? err_name(errs[1]) : "EOF");
+		ASSERT_TRUE(got[0] > 0 && !errs[1] && !errs[2] && ends == 1,
+			    "iter-lost: the hash map's walk ends normally (%d records, %d end calls, then %s)",
+			    recs, ends, errs[1] ? err_name(errs[1]) : "EOF");
 out:
 	close_fd(it);
 	close_fd(link);
@@ -865,7 +895,7 @@ out:
 	close_fd(map);
 }
 
-static void check_perf(void)
+KB_CASE(perf)
 {
 	struct perf_run pr;
 	const uint64_t *s = pr.stats;
@@ -873,6 +903,8 @@ static void check_perf(void)
 	int hw_err = 0;
 	bool nmi_refused;
 
+	if (!ready())
+		return;
 	/* cycles first; without a PMU (QEMU TCG) or samples, cpu-clock */
 	perf_attempt(1, &pr);
 	if (pr.open_err) {
@@ -887,8 +919,8 @@ static void check_perf(void)
 	if (hw_err)
 		perf_attempt(0, &pr);
 	if (pr.open_err || pr.err) {
-		result(0, "perf: %s: %s", pr.open_err ? "perf_event_open" :
-		       pr.failed, err_name(pr.open_err ? pr.open_err : pr.err));
+		ASSERT_OK(pr.open_err ? pr.open_err : pr.err, "perf: %s",
+			  pr.open_err ? "perf_event_open" : pr.failed);
 		return;
 	}
 	printf("# perf: event %s, %lld ms: %llu samples ran the program, %llu deletes, %llu ENOENT, %llu EBUSY, %llu other errors (last %lld); %ld inserted, %ld insert errors%s%s\n",
@@ -906,43 +938,41 @@ static void check_perf(void)
 	nmi_refused = map_type == MAP_TYPE_RHASH && !hw_err;
 	past = s[P_CURSOR] > PERF_PRE ? s[P_CURSOR] - PERF_PRE : 0;
 	if (nmi_refused)
-		result(!s[P_DELETED] && s[P_BUSY] == s[P_CURSOR] - past,
-		       "perf: in NMI every delete of an existing key is refused: %llu deleted, %llu EBUSY (want 0 and %llu)",
-		       (unsigned long long)s[P_DELETED],
-		       (unsigned long long)s[P_BUSY],
-		       (unsigned long long)(s[P_CURSOR] - past));
+		ASSERT_TRUE(!s[P_DELETED] && s[P_BUSY] == s[P_CURSOR] - past,
+			    "perf: in NMI every delete of an existing key is refused: %llu deleted, %llu EBUSY (want 0 and %llu)",
+			    (unsigned long long)s[P_DELETED],
+			    (unsigned long long)s[P_BUSY],
+			    (unsigned long long)(s[P_CURSOR] - past));
 	else
-		result(s[P_DELETED] > 0,
-		       "perf: the program deleted %llu elements from %s (want > 0; %d before the time limit)",
-		       (unsigned long long)s[P_DELETED], pr.event, PERF_TARGET);
+		ASSERT_TRUE(s[P_DELETED] > 0,
+			    "perf: the program deleted %llu elements from %s (want > 0; %d before the time limit)",
+			    (unsigned long long)s[P_DELETED], pr.event, PERF_TARGET);
 	/*
 	 * Keys 0..PERF_PRE-1 exist: each delete of one succeeds (or, on a
 	 * hash map, may find its bucket busy). Samples that fire after the
 	 * cursor passed them (a slow kernel, between two of user space's
 	 * checks) ask for keys that never existed: ENOENT exactly for those.
 	 */
-	result(!s[P_OTHER] && s[P_MISSES] == past &&
-	       (map_type != MAP_TYPE_RHASH || nmi_refused || !s[P_BUSY]),
-	       "perf: deletes in the program: %llu ENOENT (want %llu: runs past the %d keys), %llu EBUSY, %llu other errors (last %s) (want none%s)",
-	       (unsigned long long)s[P_MISSES], (unsigned long long)past,
-	       PERF_PRE, (unsigned long long)s[P_BUSY],
-	       (unsigned long long)s[P_OTHER],
-	       err_name((int)(int64_t)s[P_LASTERR]),
-	       map_type != MAP_TYPE_RHASH ? "; EBUSY allowed" :
-	       nmi_refused ? "; EBUSY in NMI" : "");
-	result(s[P_CURSOR] ==
-	       s[P_DELETED] + s[P_MISSES] + s[P_BUSY] + s[P_OTHER],
-	       "perf: %llu runs = deletes + errors",
-	       (unsigned long long)s[P_CURSOR]);
-	result(!pr.insert_err,
-	       "perf: user space inserts while the program deletes: %ld, %ld failed%s%s",
-	       pr.inserted - PERF_PRE, pr.insert_err,
-	       pr.insert_err ? ", first " : "",
-	       pr.insert_err ? err_name(pr.first_insert_err) : "");
+	ASSERT_TRUE(!s[P_OTHER] && s[P_MISSES] == past &&
+		    (map_type != MAP_TYPE_RHASH || nmi_refused || !s[P_BUSY]),
+		    "perf: deletes in the program: %llu ENOENT (want %llu: runs past the %d keys), %llu EBUSY, %llu other errors (last %s) (want none%s)",
+		    (unsigned long long)s[P_MISSES], (unsigned long long)past,
+		    PERF_PRE, (unsigned long long)s[P_BUSY],
+		    (unsigned long long)s[P_OTHER],
+		    err_name((int)(int64_t)s[P_LASTERR]),
+		    map_type != MAP_TYPE_RHASH ? "; EBUSY allowed" :
+		    nmi_refused ? "; EBUSY in NMI" : "");
+	ASSERT_EQ(s[P_CURSOR], s[P_DELETED] + s[P_MISSES] + s[P_BUSY] + s[P_OTHER],
+		  "perf: runs = deletes + errors");
+	ASSERT_TRUE(!pr.insert_err,
+		    "perf: user space inserts while the program deletes: %ld, %ld failed%s%s",
+		    pr.inserted - PERF_PRE, pr.insert_err,
+		    pr.insert_err ? ", first " : "",
+		    pr.insert_err ? err_name(pr.first_insert_err) : "");
 	printf("# perf: %d walk(s) until the count was at rest\n", pr.walks);
-	result(pr.count == pr.inserted - (long)s[P_DELETED],
-	       "perf: a walk counts %ld elements = %ld inserted - %llu deleted",
-	       pr.count, pr.inserted, (unsigned long long)s[P_DELETED]);
+	ASSERT_EQ(pr.count, pr.inserted - (long)s[P_DELETED],
+		  "perf: a walk counts the elements: %ld inserted - %llu deleted",
+		  pr.inserted, (unsigned long long)s[P_DELETED]);
 }
 
 /* ---- case 4: inserts from the scheduler's own path ---- */
@@ -1010,17 +1040,19 @@ static void check_sched(uint32_t ksize)
 	long long start, ns = 0;
 	long count, naps = 0;
 
+	if (!ready())
+		return;
 	map = test_map(ksize, 8, 2 * SCHED_KEYS, 0);
 	sfd = array_map(SW_SLOTS * sizeof(uint64_t));
 	if (map < 0 || sfd < 0) {
-		result(0, "sched %u-byte keys: create the maps: %s", ksize,
-		       err_name(map < 0 ? map : sfd));
+		ASSERT_OK(map < 0 ? map : sfd, "sched %u-byte keys: create the maps",
+			  ksize);
 		goto out;
 	}
 	prog = load_sched_prog(map, sfd);
 	if (prog < 0) {
-		result(0, "sched %u-byte keys: load the sched_switch program: %s",
-		       ksize, err_name(prog));
+		ASSERT_FD(prog, "sched %u-byte keys: load the sched_switch program",
+			  ksize);
 		goto out;
 	}
 	memset(&a, 0, sizeof(a));
@@ -1028,8 +1060,7 @@ static void check_sched(uint32_t ksize)
 	a.raw_tracepoint.prog_fd = prog;
 	tp = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &a);
 	if (tp < 0) {
-		result(0, "sched %u-byte keys: attach to sched_switch: %s",
-		       ksize, err_name(tp));
+		ASSERT_FD(tp, "sched %u-byte keys: attach to sched_switch", ksize);
 		goto out;
 	}
 	/* every nap is two context switches on this CPU */
@@ -1050,8 +1081,8 @@ static void check_sched(uint32_t ksize)
 	ns = now_ns() - start;
 	err = elem_lookup(sfd, &zero, s);
 	if (err) {
-		result(0, "sched %u-byte keys: read the program's counters: %s",
-		       ksize, err_name(err));
+		ASSERT_OK(err, "sched %u-byte keys: read the program's counters",
+			  ksize);
 		goto out;
 	}
 	printf("# sched %u-byte keys: %lld ms, %ld naps: %llu runs, %llu inserted, %llu EBUSY, %llu E2BIG, %llu other (last %s)\n",
@@ -1059,30 +1090,30 @@ static void check_sched(uint32_t ksize)
 	       (unsigned long long)s[SW_OK], (unsigned long long)s[SW_BUSY],
 	       (unsigned long long)s[SW_E2BIG], (unsigned long long)s[SW_OTHER],
 	       err_name((int)(int64_t)s[SW_LASTERR]));
-	result(s[SW_CURSOR] >= SCHED_KEYS &&
-	       s[SW_OK] + s[SW_BUSY] + s[SW_E2BIG] + s[SW_OTHER] == SCHED_KEYS,
-	       "sched %u-byte keys: sched_switch ran the insert %d times (runs %llu, within %lld s)",
-	       ksize, SCHED_KEYS, (unsigned long long)s[SW_CURSOR],
-	       SCHED_LIMIT_NS / 1000000000);
+	ASSERT_TRUE(s[SW_CURSOR] >= SCHED_KEYS &&
+		    s[SW_OK] + s[SW_BUSY] + s[SW_E2BIG] + s[SW_OTHER] == SCHED_KEYS,
+		    "sched %u-byte keys: sched_switch ran the insert %d times (runs %llu, within %lld s)",
+		    ksize, SCHED_KEYS, (unsigned long long)s[SW_CURSOR],
+		    SCHED_LIMIT_NS / 1000000000);
 	/*
 	 * EBUSY is the documented answer of an insert that finds the
 	 * table full before the worker grew it (and, on a hash map, of a
 	 * busy bucket); it must stay the exception.
 	 */
-	result(!s[SW_OTHER] && !s[SW_E2BIG] && s[SW_OK] >= SCHED_KEYS * 9 / 10,
-	       "sched %u-byte keys: %llu of %d inserts succeeded (want >= 90 %%), %llu EBUSY, no other error (%llu E2BIG, %llu other)",
-	       ksize, (unsigned long long)s[SW_OK], SCHED_KEYS,
-	       (unsigned long long)s[SW_BUSY], (unsigned long long)s[SW_E2BIG],
-	       (unsigned long long)s[SW_OTHER]);
+	ASSERT_TRUE(!s[SW_OTHER] && !s[SW_E2BIG] && s[SW_OK] >= SCHED_KEYS * 9 / 10,
+		    "sched %u-byte keys: %llu of %d inserts succeeded (want >= 90 %%), %llu EBUSY, no other error (%llu E2BIG, %llu other)",
+		    ksize, (unsigned long long)s[SW_OK], SCHED_KEYS,
+		    (unsigned long long)s[SW_BUSY], (unsigned long long)s[SW_E2BIG],
+		    (unsigned long long)s[SW_OTHER]);
 	count = count_keys_at_rest(map, ksize, (long)s[SW_OK], &walks);
-	result(count == (long)s[SW_OK],
-	       "sched %u-byte keys: a walk counts %ld elements = %llu inserted (%d walk(s))",
-	       ksize, count, (unsigned long long)s[SW_OK], walks);
+	ASSERT_EQ(count, s[SW_OK],
+		  "sched %u-byte keys: a walk counts the elements inserted (%d walk(s))",
+		  ksize, walks);
 	/* the grown table takes a key from user space too */
 	k[0] = SCHED_KEYS + 1;
 	err = elem_update(map, k, &v, BPF_NOEXIST);
-	result(!err, "sched %u-byte keys: user space inserts after the program: %s",
-	       ksize, err_name(err));
+	ASSERT_OK(err, "sched %u-byte keys: user space inserts after the program",
+		  ksize);
 out:
 	close_fd(tp);
 	close_fd(prog);
@@ -1090,34 +1121,12 @@ out:
 	close_fd(map);
 }
 
-int main(int argc, char **argv)
+KB_CASE(sched_key8)
 {
-	int opt, status;
-
-	while ((opt = getopt(argc, argv, "t:")) != -1) {
-		if (opt == 't' && !set_map_type(optarg))
-			continue;
-		fprintf(stderr, "usage: rhashprog [-t rhash|hash]\n");
-		return 2;
-	}
-	if (optind != argc) {
-		fprintf(stderr, "usage: rhashprog [-t rhash|hash]\n");
-		return 2;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	tap_prefix = type_name;
-	if (map_type == BPF_MAP_TYPE_HASH)
-		printf("# BPF_MAP_TYPE_HASH with BPF_F_NO_PREALLOC\n");
-	status = rhash_probe();
-	if (status >= 0)
-		return status;
-
-	check_prog_ops(8);	/* word-sized key */
-	check_prog_ops(12);	/* generic key */
-	check_iter();
-	check_iter_lost();
-	check_perf();
 	check_sched(8);		/* word-sized key */
+}
+
+KB_CASE(sched_key12)
+{
 	check_sched(12);	/* generic key */
-	return tap_done();
 }

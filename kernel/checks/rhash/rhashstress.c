@@ -4,9 +4,10 @@
  * from user space, with raw bpf() calls, so that one binary runs on both
  * kernels and needs nothing but the C library.
  *
- *   rhashstress [-t rhash|hash] [-s SECONDS] [-k KEYSIZE] [-n KEYS]
+ *   rhashstress [-l] [-v] [-t PATTERN]... [-m rhash|hash] [-s SECONDS]
+ *               [-k KEYSIZE] [-n KEYS]
  *
- * -t hash runs the same stress on BPF_MAP_TYPE_HASH (BPF_F_NO_PREALLOC),
+ * -m hash runs the same stress on BPF_MAP_TYPE_HASH (BPF_F_NO_PREALLOC),
  * as a reference on either kernel. Threads, all on one map fd:
  *  - NWRITERS writers, each owning KEYS keys, fill their range and then
  *    delete all but every RESIDENT_EVERY-th key, in waves, so that an
@@ -28,10 +29,14 @@
  * expect, read back by get_next_key, lookup_batch and lookup; then
  * everything is deleted.
  *
- * Prints TAP. On a kernel without the map type (creating one fails with
- * EINVAL and the kernel's BTF does not name BPF_MAP_TYPE_RHASH), -t rhash
- * prints "RHASH absent" and a skip plan, and exits 0. Exit 1 if a check
- * failed, 2 on usage errors.
+ * On the harness (../lib/harness.h), the cases: create (the map under
+ * stress), memlock_model (the calibration), stress (the threads run,
+ * then what each saw), final_walk, final_batch, final_lookups and
+ * delete_all (afterwards); each runs what it needs of the ones before it
+ * (once), so -t can select it alone. On a kernel without the map type
+ * (creating one fails with EINVAL and the kernel's BTF does not name
+ * BPF_MAP_TYPE_RHASH), -m rhash reports "RHASH absent" with kb_absent()
+ * and exits 0. Exit 1 if a check failed, 2 on usage errors.
  */
 #define _GNU_SOURCE
 #include "rhashlib.h"
@@ -47,7 +52,7 @@
 #define BATCH_COUNT	64
 #define SEQ_SHIFT	40	/* value seq: owner + 1 above, counter below */
 #define MAX_EVENTS	16	/* resize events printed as # lines */
-#define NTESTS		14
+#define MAX_KEYS	(MAX_ENTRIES / NWRITERS / 2)	/* -n */
 
 /* Every value: a sequence number and a word fixed by the key. */
 struct val {
@@ -104,8 +109,9 @@ struct sampler {
 	struct errlog err;
 };
 
-static int map_fd, fdinfo_fd;
+static int map_fd = -1, fdinfo_fd = -1;
 static uint32_t key_size = 8, nkeys = 3000;
+static double seconds = 5;
 static bool is_rhash;
 static int64_t elem_mem, base_mem;	/* memlock model, from calibration */
 static bool model_ok;
@@ -113,7 +119,40 @@ static struct writer writers[NWRITERS];
 static pthread_barrier_t wave_barrier;
 static _Atomic int stop_readers;
 static _Atomic int more_waves;
-static double t_start, deadline;
+static double t_start, deadline, t_stress;
+
+static int parse(int opt, const char *arg)
+{
+	char *end;
+	double d;
+	unsigned long n;
+
+	if (opt == 'm')
+		return set_map_type(arg);
+	if (opt == 's') {
+		d = strtod(arg, &end);
+		if (end == arg || *end || d < 0)
+			return -1;
+		seconds = d;
+		return 0;
+	}
+	n = strtoul(arg, &end, 0);
+	if (end == arg || *end)
+		return -1;
+	if (opt == 'k' && n >= 4 && n <= MAX_KEY)
+		key_size = n;
+	else if (opt == 'n' && n >= 100 && n <= MAX_KEYS)
+		nkeys = n;
+	else
+		return -1;
+	return 0;
+}
+
+_Static_assert(MAX_KEY == 1024 && MAX_KEYS == 16384,
+	       "the usage line below names the limits of -k and -n");
+KB_OPTIONS("m:s:k:n:",
+	   "[-m rhash|hash] [-s SECONDS] [-k KEYSIZE 4..1024] [-n KEYS 100..16384]",
+	   parse);
 
 static double now(void)
 {
@@ -739,8 +778,8 @@ static void calibrate(void)
 	if (is_rhash)
 		fd_small = stress_map(96);
 	if (fd_big < 0 || (is_rhash && fd_small < 0)) {
-		result(0, "memlock model: create calibration maps: %s",
-		       fd_err_name(fd_big < 0 ? fd_big : fd_small));
+		ASSERT_FD(fd_big < 0 ? fd_big : fd_small,
+			  "memlock model: create calibration maps");
 		goto out;
 	}
 	m_big = memlock_of(fd_big);
@@ -750,18 +789,18 @@ static void calibrate(void)
 	m_full = memlock_of(fd_big);
 	m_stress = memlock_of(map_fd);
 	if (err || m_big < 0 || m_small < 0 || m_full < 0 || m_stress < 0) {
-		result(0, "memlock model: fill %s, memlock %lld %lld %lld %lld",
-		       err_name(err), (long long)m_big, (long long)m_small,
-		       (long long)m_full, (long long)m_stress);
+		ASSERT_TRUE(0, "memlock model: fill %s, memlock %lld %lld %lld %lld",
+			    err_name(err), (long long)m_big, (long long)m_small,
+			    (long long)m_full, (long long)m_stress);
 		goto out;
 	}
 	elem_mem = (m_full - m_big) / 256;
 	if (!is_rhash) {
 		base_mem = m_stress;
 		model_ok = (m_full - m_big) % 256 == 0 && elem_mem > 0;
-		result(model_ok,
-		       "memlock model: %lld bytes per element (measured), empty map %lld",
-		       (long long)elem_mem, (long long)m_stress);
+		ASSERT_TRUE(model_ok,
+			    "memlock model: %lld bytes per element (measured), empty map %lld",
+			    (long long)elem_mem, (long long)m_stress);
 		goto out;
 	}
 	base_mem = m_small - 8 * 128;
@@ -774,13 +813,205 @@ static void calibrate(void)
 		snprintf(what, sizeof(what), ", new map: %lld buckets",
 			 (long long)(t / 8));
 	}
-	result(model_ok,
-	       "memlock model: %lld bytes per element (want %lld), %lld per 3968 buckets (want %d)%s",
-	       (long long)(m_full - m_big) / 256, (long long)want_elem,
-	       (long long)(m_big - m_small), 8 * (4096 - 128), what);
+	ASSERT_TRUE(model_ok,
+		    "memlock model: %lld bytes per element (want %lld), %lld per 3968 buckets (want %d)%s",
+		    (long long)(m_full - m_big) / 256, (long long)want_elem,
+		    (long long)(m_big - m_small), 8 * (4096 - 128), what);
 out:
 	close_fd(fd_big);
 	close_fd(fd_small);
+}
+
+/* ---- the cases: the map, the model, the stress ---- */
+
+/* The map under stress (once): false if absent or not created. */
+static bool created(void)
+{
+	static int done;	/* 1 created, -1 absent or failed */
+
+	if (done)
+		return done > 0;
+	is_rhash = map_type == MAP_TYPE_RHASH;
+	map_fd = stress_map(0);
+	done = rhash_created(map_fd, "create %s map, BPF_F_NO_PREALLOC",
+			     type_name) ? 1 : -1;
+	if (done < 0)
+		return false;
+	printf("# %s, key_size %u, value_size %zu, max_entries %u, %d writers x %u keys, %d lookup threads, %.1f s\n",
+	       type_name, key_size, sizeof(struct val), MAX_ENTRIES, NWRITERS,
+	       nkeys, NLOOKUPS, seconds);
+	fdinfo_fd = open_fdinfo(map_fd);
+	return true;
+}
+
+KB_CASE(create)
+{
+	created();
+}
+
+/* The memlock model (once), after the map: false without the map. */
+static bool calibrated(void)
+{
+	static bool done;
+
+	if (!created())
+		return false;
+	if (!done)
+		calibrate();
+	done = true;
+	return true;
+}
+
+KB_CASE(memlock_model)
+{
+	calibrated();
+}
+
+static struct reader readers[NLOOKUPS];
+static struct iterator iter;
+static struct sampler smp;
+
+/*
+ * The stress (once): the threads run for the seconds of -s (at least
+ * MIN_WAVES waves) and are joined. False without the map; a thread that
+ * cannot start bails out (exit 1), as the others may be waiting for it.
+ */
+static bool stressed(void)
+{
+	static int done;	/* 1 run, -1 could not run */
+	int i, err;
+
+	if (done)
+		return done > 0;
+	done = -1;
+	if (!calibrated())
+		return false;
+	/* the level of the new map, before the threads start */
+	smp.level = -1000;
+	if (model_ok && is_rhash) {
+		int64_t t = (memlock_of(map_fd) - base_mem) / 8;
+
+		for (smp.level = 0; (1LL << smp.level) < t; smp.level++)
+			;
+	} else if (model_ok) {
+		smp.level = 0;
+	}
+	smp.min_level = smp.level == -1000 ? 1000 : smp.level;
+	smp.max_level = smp.level;
+
+	pthread_barrier_init(&wave_barrier, NULL, NWRITERS);
+	t_start = now();
+	deadline = t_start + seconds;
+	for (i = 0; i < NWRITERS; i++) {
+		struct writer *w = &writers[i];
+		uint32_t j;
+
+		w->id = i;
+		w->rnd = (uint64_t)t_start * 1000003 + 2 * i + 1;
+		w->present = calloc(nkeys, 1);
+		w->val = calloc(nkeys, sizeof(*w->val));
+		w->order = calloc(nkeys, sizeof(*w->order));
+		if (!w->present || !w->val || !w->order) {
+			ASSERT_TRUE(0, "stress: the tables of writer %d: out of memory",
+				    i);
+			return false;
+		}
+		for (j = 0; j < nkeys; j++)
+			w->order[j] = j;
+	}
+	err = pthread_create(&smp.thr, NULL, sampler_main, &smp);
+	err = err ?: pthread_create(&iter.thr, NULL, iterator_main, &iter);
+	for (i = 0; !err && i < NLOOKUPS; i++) {
+		readers[i].rnd = (uint64_t)t_start * 7919 + 2 * i + 99;
+		err = pthread_create(&readers[i].thr, NULL, reader_main,
+				     &readers[i]);
+	}
+	for (i = 0; !err && i < NWRITERS; i++)
+		err = pthread_create(&writers[i].thr, NULL, writer_main,
+				     &writers[i]);
+	if (err) {
+		printf("Bail out! pthread_create: %s\n", strerror(err));
+		exit(1);
+	}
+	for (i = 0; i < NWRITERS; i++)
+		pthread_join(writers[i].thr, NULL);
+	atomic_store(&stop_readers, 1);
+	for (i = 0; i < NLOOKUPS; i++)
+		pthread_join(readers[i].thr, NULL);
+	pthread_join(iter.thr, NULL);
+	pthread_join(smp.thr, NULL);
+	t_stress = now() - t_start;
+	done = 1;
+	return true;
+}
+
+/* What the threads saw: one line each of their kinds */
+static void report_threads(struct reader *rd, struct iterator *it,
+			   struct sampler *s)
+{
+	long lookups = 0, found = 0, enoent = 0, resident = 0, reused = 0;
+	struct errlog *first = NULL;
+	long rerr = 0;
+	int i;
+
+	for (i = 0; i < NWRITERS; i++) {
+		struct writer *w = &writers[i];
+
+		ASSERT_TRUE(!w->err.n,
+			    "writer %d: %ld waves, %ld ops, %ld errno checks, %ld lookup_and_delete, %ld present at the end, %ld errors%s",
+			    i, w->waves, w->ops, w->checks, w->lad_checks,
+			    atomic_load(&w->count), w->err.n, first_err(&w->err));
+	}
+	for (i = 0; i < NLOOKUPS; i++) {
+		lookups += rd[i].lookups;
+		found += rd[i].found;
+		enoent += rd[i].enoent;
+		resident += rd[i].resident;
+		reused += rd[i].reused;
+		rerr += rd[i].err.n;
+		if (rd[i].err.n && !first)
+			first = &rd[i].err;
+	}
+	ASSERT_TRUE(!rerr && found > 0,
+		    "lookups: %ld, %ld found (%ld resident), %ld ENOENT, %ld values of a reused element, %ld errors%s",
+		    lookups, found, resident, enoent, reused, rerr,
+		    first ? first_err(first) : "");
+	ASSERT_TRUE(!it->walk_err.n && it->walks > 0,
+		    "get_next_key walks during the stress: %ld complete, %ld keys, %ld cut at the step cap, %ld errors%s",
+		    it->walks, it->walk_keys, it->capped, it->walk_err.n,
+		    first_err(&it->walk_err));
+	ASSERT_TRUE(!it->batch_err.n && it->bwalks > 0,
+		    "lookup_batch walks during the stress: %ld complete, %ld elements, %ld EAGAIN restarts, %ld given up, %ld errors%s",
+		    it->bwalks, it->bkeys, it->restarts, it->bgiveup,
+		    it->batch_err.n, first_err(&it->batch_err));
+	if (is_rhash)
+		ASSERT_TRUE(model_ok && !s->err.n && s->grows >= 2 &&
+			    s->shrinks >= 2,
+			    "memlock shows the table grow %ld and shrink %ld times (want >= 2 each), %d..%d buckets, %ld of %ld samples resolved%s",
+			    s->grows, s->shrinks,
+			    s->min_level > 30 ? 0 : 1 << s->min_level,
+			    s->max_level < 0 ? 0 : 1 << s->max_level,
+			    s->resolved, s->samples, first_err(&s->err));
+	else
+		ASSERT_TRUE(model_ok && !s->err.n,
+			    "memlock: bucket part grew %ld and shrank %ld times (hash does not resize; not required), %ld of %ld samples resolved%s",
+			    s->grows, s->shrinks, s->resolved, s->samples,
+			    first_err(&s->err));
+	for (i = 0; i < s->nevents; i++) {
+		if (is_rhash)
+			printf("# %6.2f s: table %d -> %d buckets\n", s->ev[i].t,
+			       s->ev[i].from == -1000 ? 0 : 1 << s->ev[i].from,
+			       1 << s->ev[i].to);
+		else
+			printf("# %6.2f s: bucket part level %d -> %d\n",
+			       s->ev[i].t, s->ev[i].from, s->ev[i].to);
+	}
+}
+
+KB_CASE(stress)
+{
+	if (stressed())
+		report_threads(readers, &iter, &smp);
 }
 
 /* ---- checks once the threads are done ---- */
@@ -830,13 +1061,16 @@ static int final_walk_once(long *n, long *found, long *dup,
 	return err;
 }
 
-static void final_walk(void)
+KB_CASE(final_walk)
 {
 	const struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
-	long found, dup, bad, n, want = expected_present();
+	long found, dup, bad, n, want;
 	uint8_t *seen[NWRITERS];
 	int w, err, walks = 0;
 
+	if (!stressed())
+		return;
+	want = expected_present();
 	for (w = 0; w < NWRITERS; w++)
 		seen[w] = calloc(nkeys, 1);
 	do {
@@ -847,27 +1081,30 @@ static void final_walk(void)
 				    !bad && found == want));
 	printf("# after the stress: %d walk(s) until one saw the table at rest\n",
 	       walks);
-	result(err == -ENOENT && n == want,
-	       "after the stress: get_next_key walk counts %ld keys, the writers expect %ld (ends %s)",
-	       n, want, err_name(err));
-	result(!dup && !bad && found == want,
-	       "after the stress: walk sees each expected key once (%ld), %ld twice, %ld unexpected",
-	       found, dup, bad);
+	ASSERT_TRUE(err == -ENOENT && n == want,
+		    "after the stress: get_next_key walk counts %ld keys, the writers expect %ld (ends %s)",
+		    n, want, err_name(err));
+	ASSERT_TRUE(!dup && !bad && found == want,
+		    "after the stress: walk sees each expected key once (%ld), %ld twice, %ld unexpected",
+		    found, dup, bad);
 	for (w = 0; w < NWRITERS; w++)
 		free(seen[w]);
 }
 
-static void final_batch(void)
+KB_CASE(final_batch)
 {
 	static uint8_t keys[BATCH_COUNT * MAX_KEY];
 	static struct val vals[BATCH_COUNT];
-	struct batch_walk bw = { .cmd = BPF_MAP_LOOKUP_BATCH, .fd = map_fd };
-	long found = 0, dup = 0, bad = 0, wrong = 0, calls = 0;
-	long want = expected_present();
+	struct batch_walk bw = { .cmd = BPF_MAP_LOOKUP_BATCH };
+	long found = 0, dup = 0, bad = 0, wrong = 0, calls = 0, want;
 	uint8_t *seen[NWRITERS];
 	uint32_t count, i, idx;
 	int w, err;
 
+	if (!stressed())
+		return;
+	bw.fd = map_fd;
+	want = expected_present();
 	for (w = 0; w < NWRITERS; w++)
 		seen[w] = calloc(nkeys, 1);
 	do {
@@ -888,14 +1125,14 @@ static void final_batch(void)
 				wrong++;
 		}
 	} while (!err && ++calls < MAX_ENTRIES);
-	result(err == -ENOENT && found == want && !dup && !bad && !wrong,
-	       "after the stress: lookup_batch walk finds %ld of %ld keys, %ld twice, %ld unexpected, %ld wrong values (ends %s)",
-	       found, want, dup, bad, wrong, err_name(err));
+	ASSERT_TRUE(err == -ENOENT && found == want && !dup && !bad && !wrong,
+		    "after the stress: lookup_batch walk finds %ld of %ld keys, %ld twice, %ld unexpected, %ld wrong values (ends %s)",
+		    found, want, dup, bad, wrong, err_name(err));
 	for (w = 0; w < NWRITERS; w++)
 		free(seen[w]);
 }
 
-static void final_lookups(void)
+KB_CASE(final_lookups)
 {
 	long present = 0, absent = 0, wrong = 0;
 	uint8_t key[MAX_KEY];
@@ -905,6 +1142,8 @@ static void final_lookups(void)
 	uint32_t idx;
 	int i, err;
 
+	if (!stressed())
+		return;
 	for (i = 0; i < NWRITERS; i++) {
 		w = &writers[i];
 		for (idx = 0; idx < nkeys; idx++) {
@@ -929,14 +1168,14 @@ static void final_lookups(void)
 			}
 		}
 	}
-	result(!wrong,
-	       "after the stress: %ld present keys read back with their last value, %ld absent give ENOENT, %ld wrong%s",
-	       present, absent, wrong, first_err(&e));
+	ASSERT_TRUE(!wrong,
+		    "after the stress: %ld present keys read back with their last value, %ld absent give ENOENT, %ld wrong%s",
+		    present, absent, wrong, first_err(&e));
 }
 
-static void delete_all(void)
+KB_CASE(delete_all)
 {
-	struct key_walk kw = { .fd = map_fd, .ksize = key_size };
+	struct key_walk kw = { 0 };
 	long deleted = 0, bad = 0;
 	uint8_t key[MAX_KEY];
 	struct errlog e = { 0 };
@@ -946,6 +1185,10 @@ static void delete_all(void)
 	int w, err;
 	double until;
 
+	if (!stressed())
+		return;
+	kw.fd = map_fd;
+	kw.ksize = key_size;
 	for (w = 0; w < NWRITERS; w++) {
 		for (idx = 0; idx < nkeys; idx++) {
 			if (!writers[w].present[idx])
@@ -963,9 +1206,9 @@ static void delete_all(void)
 	}
 	while (!(err = walk_next(&kw)) && kw.n <= MAX_ENTRIES)
 		;
-	result(!bad && !kw.n && err == -ENOENT,
-	       "delete everything: %ld deleted, %ld failed, a walk then finds %ld (ends %s)%s",
-	       deleted, bad, kw.n, err_name(err), first_err(&e));
+	ASSERT_TRUE(!bad && !kw.n && err == -ENOENT,
+		    "delete everything: %ld deleted, %ld failed, a walk then finds %ld (ends %s)%s",
+		    deleted, bad, kw.n, err_name(err), first_err(&e));
 
 	/*
 	 * memlock must show no element: the bucket part alone (a lone
@@ -986,204 +1229,16 @@ static void delete_all(void)
 		usleep(20000);
 	} while (now() < until);
 	if (!model_ok)
-		result(0, "memlock after delete-all: %lld (no memlock model)",
-		       (long long)m);
+		ASSERT_TRUE(0, "memlock after delete-all: %lld (no memlock model)",
+			    (long long)m);
 	else if (is_rhash)
-		result(empty,
-		       "memlock after delete-all: %lld, bucket part %lld = %lld buckets, no elements",
-		       (long long)m, (long long)t, (long long)t / 8);
+		ASSERT_TRUE(empty,
+			    "memlock after delete-all: %lld, bucket part %lld = %lld buckets, no elements",
+			    (long long)m, (long long)t, (long long)t / 8);
 	else
-		result(empty, "memlock after delete-all: %lld, as the new map's (%lld)",
-		       (long long)m, (long long)base_mem);
-}
-
-/* ---- main ---- */
-
-static void usage(const char *prog)
-{
-	fprintf(stderr,
-		"usage: %s [-t rhash|hash] [-s SECONDS] [-k KEYSIZE 4..1024] [-n KEYS 100..%u]\n",
-		prog, MAX_ENTRIES / NWRITERS / 2);
-	exit(2);
-}
-
-static void report_threads(struct reader *rd, struct iterator *it,
-			   struct sampler *s)
-{
-	long lookups = 0, found = 0, enoent = 0, resident = 0, reused = 0;
-	struct errlog *first = NULL;
-	long rerr = 0;
-	int i;
-
-	for (i = 0; i < NWRITERS; i++) {
-		struct writer *w = &writers[i];
-
-		result(!w->err.n,
-		       "writer %d: %ld waves, %ld ops, %ld errno checks, %ld lookup_and_delete, %ld present at the end, %ld errors%s",
-		       i, w->waves, w->ops, w->checks, w->lad_checks,
-		       atomic_load(&w->count), w->err.n, first_err(&w->err));
-	}
-	for (i = 0; i < NLOOKUPS; i++) {
-		lookups += rd[i].lookups;
-		found += rd[i].found;
-		enoent += rd[i].enoent;
-		resident += rd[i].resident;
-		reused += rd[i].reused;
-		rerr += rd[i].err.n;
-		if (rd[i].err.n && !first)
-			first = &rd[i].err;
-	}
-	result(!rerr && found > 0,
-	       "lookups: %ld, %ld found (%ld resident), %ld ENOENT, %ld values of a reused element, %ld errors%s",
-	       lookups, found, resident, enoent, reused, rerr,
-	       first ? first_err(first) : "");
-	result(!it->walk_err.n && it->walks > 0,
-	       "get_next_key walks during the stress: %ld complete, %ld keys, %ld cut at the step cap, %ld errors%s",
-	       it->walks, it->walk_keys, it->capped, it->walk_err.n,
-	       first_err(&it->walk_err));
-	result(!it->batch_err.n && it->bwalks > 0,
-	       "lookup_batch walks during the stress: %ld complete, %ld elements, %ld EAGAIN restarts, %ld given up, %ld errors%s",
-	       it->bwalks, it->bkeys, it->restarts, it->bgiveup,
-	       it->batch_err.n, first_err(&it->batch_err));
-	if (is_rhash)
-		result(model_ok && !s->err.n && s->grows >= 2 &&
-		       s->shrinks >= 2,
-		       "memlock shows the table grow %ld and shrink %ld times (want >= 2 each), %d..%d buckets, %ld of %ld samples resolved%s",
-		       s->grows, s->shrinks,
-		       s->min_level > 30 ? 0 : 1 << s->min_level,
-		       s->max_level < 0 ? 0 : 1 << s->max_level,
-		       s->resolved, s->samples, first_err(&s->err));
-	else
-		result(model_ok && !s->err.n,
-		       "memlock: bucket part grew %ld and shrank %ld times (hash does not resize; not required), %ld of %ld samples resolved%s",
-		       s->grows, s->shrinks, s->resolved, s->samples,
-		       first_err(&s->err));
-	for (i = 0; i < s->nevents; i++) {
-		if (is_rhash)
-			printf("# %6.2f s: table %d -> %d buckets\n", s->ev[i].t,
-			       s->ev[i].from == -1000 ? 0 : 1 << s->ev[i].from,
-			       1 << s->ev[i].to);
-		else
-			printf("# %6.2f s: bucket part level %d -> %d\n",
-			       s->ev[i].t, s->ev[i].from, s->ev[i].to);
-	}
-}
-
-int main(int argc, char **argv)
-{
-	struct reader rd[NLOOKUPS];
-	struct iterator it;
-	struct sampler s;
-	double seconds = 5, t_stress;
-	int i, c, err;
-
-	while ((c = getopt(argc, argv, "t:s:k:n:")) != -1) {
-		switch (c) {
-		case 't':
-			if (set_map_type(optarg))
-				usage(argv[0]);
-			break;
-		case 's':
-			seconds = atof(optarg);
-			break;
-		case 'k':
-			key_size = strtoul(optarg, NULL, 0);
-			break;
-		case 'n':
-			nkeys = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
-	if (optind != argc || seconds < 0 || key_size < 4 ||
-	    key_size > MAX_KEY || nkeys < 100 || nkeys > MAX_ENTRIES / NWRITERS / 2)
-		usage(argv[0]);
-	is_rhash = map_type == MAP_TYPE_RHASH;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	map_fd = stress_map(0);
-	if (map_fd == -EINVAL &&
-	    rhash_absent(map_fd, btf_has_string("BPF_MAP_TYPE_RHASH")))
-		return 0;
-	printf("1..%d\n", NTESTS);
-	printf("# %s, key_size %u, value_size %zu, max_entries %u, %d writers x %u keys, %d lookup threads, %.1f s\n",
-	       type_name, key_size, sizeof(struct val), MAX_ENTRIES, NWRITERS,
-	       nkeys, NLOOKUPS, seconds);
-	result(map_fd >= 0, "create %s map, BPF_F_NO_PREALLOC: %s", type_name,
-	       fd_err_name(map_fd));
-	if (map_fd < 0) {
-		printf("Bail out! no map\n");
-		return 1;
-	}
-	fdinfo_fd = open_fdinfo(map_fd);
-	calibrate();
-
-	memset(rd, 0, sizeof(rd));
-	memset(&it, 0, sizeof(it));
-	memset(&s, 0, sizeof(s));
-	/* the level of the new map, before the threads start */
-	s.level = -1000;
-	if (model_ok && is_rhash) {
-		int64_t t = (memlock_of(map_fd) - base_mem) / 8;
-
-		for (s.level = 0; (1LL << s.level) < t; s.level++)
-			;
-	} else if (model_ok) {
-		s.level = 0;
-	}
-	s.min_level = s.level == -1000 ? 1000 : s.level;
-	s.max_level = s.level;
-
-	pthread_barrier_init(&wave_barrier, NULL, NWRITERS);
-	t_start = now();
-	deadline = t_start + seconds;
-	for (i = 0; i < NWRITERS; i++) {
-		struct writer *w = &writers[i];
-		uint32_t j;
-
-		w->id = i;
-		w->rnd = (uint64_t)t_start * 1000003 + 2 * i + 1;
-		w->present = calloc(nkeys, 1);
-		w->val = calloc(nkeys, sizeof(*w->val));
-		w->order = calloc(nkeys, sizeof(*w->order));
-		if (!w->present || !w->val || !w->order) {
-			printf("Bail out! out of memory\n");
-			return 1;
-		}
-		for (j = 0; j < nkeys; j++)
-			w->order[j] = j;
-	}
-	err = pthread_create(&s.thr, NULL, sampler_main, &s);
-	err = err ?: pthread_create(&it.thr, NULL, iterator_main, &it);
-	for (i = 0; !err && i < NLOOKUPS; i++) {
-		rd[i].rnd = (uint64_t)t_start * 7919 + 2 * i + 99;
-		err = pthread_create(&rd[i].thr, NULL, reader_main, &rd[i]);
-	}
-	for (i = 0; !err && i < NWRITERS; i++)
-		err = pthread_create(&writers[i].thr, NULL, writer_main,
-				     &writers[i]);
-	if (err) {
-		printf("Bail out! pthread_create: %s\n", strerror(err));
-		return 1;
-	}
-	for (i = 0; i < NWRITERS; i++)
-		pthread_join(writers[i].thr, NULL);
-	atomic_store(&stop_readers, 1);
-	for (i = 0; i < NLOOKUPS; i++)
-		pthread_join(rd[i].thr, NULL);
-	pthread_join(it.thr, NULL);
-	pthread_join(s.thr, NULL);
-	t_stress = now() - t_start;
-
-	report_threads(rd, &it, &s);
-	final_walk();
-	final_batch();
-	final_lookups();
-	delete_all();
+		ASSERT_EQ(m, base_mem, "memlock after delete-all, as the new map's");
 	printf("# stress %.2f s, whole run %.2f s\n", t_stress,
 	       now() - t_start);
 	close(fdinfo_fd);
 	close(map_fd);
-	return nfail ? 1 : 0;
 }
