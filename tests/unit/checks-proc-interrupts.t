@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel/checks/proc-interrupts/irqcompat: the /proc/interrupts parser on the 6.12 and 7.2 formats,
 # compare (accept and reject), grow, statsum, and live reads of the host's
-# own /proc/interrupts (harmless: it only reads).
+# own /proc/interrupts (harmless: it only reads); irqcheck, the boot
+# check on the harness, on fixture reads: it passes, and it fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/tests/fixtures/procirq
 # KB_TEST_IRQCOMPAT: another build to test (tests/unit/sanitizers.t: ASan)
 ic=${KB_TEST_IRQCOMPAT:-$top/build/checks/proc-interrupts/irqcompat}
+icheck=$top/build/checks/proc-interrupts/irqcheck
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -18,7 +20,7 @@ has() {
 	if cat "$tmp/out" "$tmp/err" | grep -qE -- "$2"; then ok 0 "$1"; else ok 1 "$1"; sed 's/^/# /' "$tmp/out" "$tmp/err"; fi
 }
 
-echo "1..60"
+echo "1..64"
 
 if ! make -s -C "$top" -j1 check-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make check-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
@@ -149,5 +151,28 @@ else
 	ok 1 "statsum on live host reads: /proc/interrupts or /proc/stat unreadable"
 	ok 1 "grow on two live host reads: /proc/interrupts unreadable"
 fi
+
+# 61-64: irqcheck judges the reads in a directory (-r), as boot-check
+# keeps them (-o): the 7.2 fixture passes parse, statsum and percpu;
+# with the -shortcut read percpu fails, naming row and CPU; a table that
+# does not parse fails every case
+reads() { # DIR INTERRUPTS: the 7.2 fixture's reads, INTERRUPTS as the table
+	mkdir -p "$1"
+	cp "$fx/qemu2-7.2.stat" "$1/stat.txt"
+	cp "$fx/qemu2-7.2.percpu-before" "$1/percpu-before.txt"
+	cp "$fx/qemu2-7.2.percpu-after" "$1/percpu-after.txt"
+	cp "$fx/$2" "$1/interrupts.txt"
+}
+reads "$tmp/r-good" qemu2-7.2.interrupts
+check "irqcheck -r: the 7.2 fixture's reads pass" "$icheck" -r "$tmp/r-good"
+reads "$tmp/r-short" qemu2-7.2-shortcut.interrupts
+check_rc "irqcheck -r: zeros printed where the descriptor counted fail" 1 "$icheck" -r "$tmp/r-short"
+is "irqcheck: percpu alone fails, the violation a diagnostic before its line" \
+	"$(grep -E '^(not )?ok|^# row' "$tmp/out" | sed -E 's/^((not )?ok [0-9]+) - (parses|statsum|percpu)?.*/\1 \3/' | tr '\n' '|')" \
+	"ok 1 |ok 2 statsum|# row 4 CPU1: /proc/interrupts has 0, the descriptor's counter 1287 before and 1288 after|not ok 3 percpu|"
+reads "$tmp/r-broken" broken-column.interrupts
+"$icheck" -r "$tmp/r-broken" >"$tmp/out" 2>&1 || true
+is "irqcheck: a table that does not parse fails parse, statsum and percpu" \
+	"$(grep -c '^not ok' "$tmp/out") $(tail -n 1 "$tmp/out")" "3 1..3"
 
 exit "$fail"

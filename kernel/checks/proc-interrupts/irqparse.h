@@ -83,9 +83,10 @@ static const char *const stat_counted[] = {
 
 static size_t nr_violations;
 static int irq_tap;	/* irqcheck: every line below a TAP diagnostic */
+static const char *irq_prog = "irqcompat";	/* names it in errors */
 
 /* One line: plain on f, or "# ..." on stdout under irq_tap. */
-static void __attribute__((format(printf, 2, 0)))
+static inline void __attribute__((format(printf, 2, 0)))
 irq_vline(FILE *f, const char *fmt, va_list ap)
 {
 	if (irq_tap) {
@@ -96,7 +97,7 @@ irq_vline(FILE *f, const char *fmt, va_list ap)
 	fputc('\n', f);
 }
 
-static void __attribute__((format(printf, 2, 3)))
+static inline void __attribute__((format(printf, 2, 3)))
 irq_line(FILE *f, const char *fmt, ...)
 {
 	va_list ap;
@@ -106,7 +107,7 @@ irq_line(FILE *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int in_set(const char *const *set, const char *s)
+static inline int in_set(const char *const *set, const char *s)
 {
 	for (; *set; set++)
 		if (!strcmp(*set, s))
@@ -114,7 +115,7 @@ static int in_set(const char *const *set, const char *s)
 	return 0;
 }
 
-static void __attribute__((format(printf, 1, 2)))
+static inline void __attribute__((format(printf, 1, 2)))
 violation(const char *fmt, ...)
 {
 	va_list ap;
@@ -125,7 +126,7 @@ violation(const char *fmt, ...)
 	nr_violations++;
 }
 
-static void *xrealloc(void *p, size_t n)
+static inline void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (!p) {
@@ -135,7 +136,7 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-static char *xstrndup(const char *s, size_t n)
+static inline char *xstrndup(const char *s, size_t n)
 {
 	char *d = xrealloc(NULL, n + 1);
 
@@ -148,7 +149,7 @@ static char *xstrndup(const char *s, size_t n)
  * Whole file, NUL-terminated; /proc files report size 0, so read to EOF.
  * NULL after naming path and the error.
  */
-static char *read_all(const char *path, size_t *lenp)
+static inline char *read_all(const char *path, size_t *lenp)
 {
 	size_t len = 0, cap = 64 * 1024;
 	char *buf;
@@ -156,7 +157,7 @@ static char *read_all(const char *path, size_t *lenp)
 	ssize_t n;
 
 	if (fd < 0) {
-		irq_line(stderr, "irqcompat: %s: %s", path, strerror(errno));
+		irq_line(stderr, "%s: %s: %s", irq_prog, path, strerror(errno));
 		return NULL;
 	}
 	buf = xrealloc(NULL, cap);
@@ -169,7 +170,7 @@ static char *read_all(const char *path, size_t *lenp)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			irq_line(stderr, "irqcompat: %s: %s", path, strerror(errno));
+			irq_line(stderr, "%s: %s: %s", irq_prog, path, strerror(errno));
 			if (fd)
 				close(fd);
 			free(buf);
@@ -187,7 +188,7 @@ static char *read_all(const char *path, size_t *lenp)
 }
 
 /* "FILE:LINE: what" on stderr; returns -1 for the caller to pass up. */
-static int __attribute__((format(printf, 3, 4)))
+static inline int __attribute__((format(printf, 3, 4)))
 parse_error(const struct table *t, size_t line, const char *fmt, ...)
 {
 	char what[512];
@@ -200,19 +201,19 @@ parse_error(const struct table *t, size_t line, const char *fmt, ...)
 	return -1;
 }
 
-static int is_digit(char c)
+static inline int is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-static size_t skip_spaces(const char *s, size_t i, size_t len)
+static inline size_t skip_spaces(const char *s, size_t i, size_t len)
 {
 	while (i < len && s[i] == ' ')
 		i++;
 	return i;
 }
 
-static int parse_header(struct table *t, const char *s, size_t len)
+static inline int parse_header(struct table *t, const char *s, size_t len)
 {
 	size_t i = skip_spaces(s, 0, len), cap = 0;
 
@@ -244,7 +245,7 @@ static int parse_header(struct table *t, const char *s, size_t len)
 }
 
 /* "5-edge", "-edge" (no domain) or "5" (no flow name) */
-static int is_hw_token(const char *s, size_t n)
+static inline int is_hw_token(const char *s, size_t n)
 {
 	size_t i = 0;
 
@@ -255,8 +256,8 @@ static int is_hw_token(const char *s, size_t n)
 	return s[i] == '-' && i + 1 < n;
 }
 
-static int parse_device_rest(struct table *t, struct row *r, const char *s,
-			     size_t len)
+static inline int parse_device_rest(struct table *t, struct row *r, const char *s,
+				    size_t len)
 {
 	size_t i = skip_spaces(s, 0, len), start, tok;
 
@@ -312,7 +313,7 @@ static int parse_device_rest(struct table *t, struct row *r, const char *s,
 	return 0;
 }
 
-static struct row *find_row(const struct table *t, const struct row *k)
+static inline struct row *find_row(const struct table *t, const struct row *k)
 {
 	size_t i;
 
@@ -327,7 +328,7 @@ static struct row *find_row(const struct table *t, const struct row *k)
 	return NULL;
 }
 
-static void free_row(struct row *r)
+static inline void free_row(struct row *r)
 {
 	free(r->counts);
 	free(r->chip);
@@ -343,7 +344,7 @@ static void free_row(struct row *r)
  * (arm prints "%*s%u: ", always with the blank). Returns the digits of n,
  * or 0 for any other label.
  */
-static size_t ipi_digits(const char *label)
+static inline size_t ipi_digits(const char *label)
 {
 	size_t i = 3;
 
@@ -355,7 +356,7 @@ static size_t ipi_digits(const char *label)
 }
 
 /* One row into t->rows[t->nrows]; on an error that row is freed. */
-static int parse_row(struct table *t, const char *s, size_t len, size_t line)
+static inline int parse_row(struct table *t, const char *s, size_t len, size_t line)
 {
 	const char *colon = memchr(s, ':', len);
 	size_t lw, lstart, i, k, want, ipi, co;
@@ -490,7 +491,7 @@ bad:
 	return -1;
 }
 
-static void free_table(struct table *t)
+static inline void free_table(struct table *t)
 {
 	size_t i;
 
@@ -504,8 +505,8 @@ static void free_table(struct table *t)
  * The table in buf[0..len) (NUL-terminated) read from path. Returns 0,
  * or -1 after an error naming path and line, with nothing left to free.
  */
-static int parse_buf(struct table *t, const char *path, const char *buf,
-		     size_t len)
+static inline int parse_buf(struct table *t, const char *path, const char *buf,
+			    size_t len)
 {
 	size_t line = 1, off = 0;
 	int ret = 0;
@@ -532,7 +533,7 @@ static int parse_buf(struct table *t, const char *path, const char *buf,
 	return ret;
 }
 
-static unsigned long long row_sum(const struct row *r)
+static inline unsigned long long row_sum(const struct row *r)
 {
 	unsigned long long s = 0;
 	size_t k;
@@ -543,7 +544,7 @@ static unsigned long long row_sum(const struct row *r)
 }
 
 /* How the chip column is aligned: "right8" (6.12), "leftW" (7.2), "mixed". */
-static void chip_layout(const struct table *t, char *out, size_t outsz)
+static inline void chip_layout(const struct table *t, char *out, size_t outsz)
 {
 	size_t maxlen = 0, i, w, hw_pad;
 	int right = 1, left = 1, any = 0;
@@ -579,7 +580,7 @@ static void chip_layout(const struct table *t, char *out, size_t outsz)
 		snprintf(out, outsz, "mixed");
 }
 
-static void print_table(const struct table *t)
+static inline void print_table(const struct table *t)
 {
 	size_t i, k, ndev = 0;
 	char layout[32];
@@ -609,7 +610,7 @@ static void print_table(const struct table *t)
 	}
 }
 
-static void cpu_list(const struct table *t, char *out, size_t outsz)
+static inline void cpu_list(const struct table *t, char *out, size_t outsz)
 {
 	size_t k, o = 0;
 
@@ -623,7 +624,7 @@ static void cpu_list(const struct table *t, char *out, size_t outsz)
 }
 
 /* 7.2's chip column: the longest chip name of the read, at least 8. */
-static size_t chip_width(const struct table *t)
+static inline size_t chip_width(const struct table *t)
 {
 	size_t w = 8, i;
 
@@ -639,7 +640,7 @@ static size_t chip_width(const struct table *t)
  * printed: right-justified to 8 (6.12, w == 0) or left-justified to w
  * (7.2). -1 when the chip is not printed that way.
  */
-static long hw_width(const struct row *r, size_t w)
+static inline long hw_width(const struct row *r, size_t w)
 {
 	size_t lead = 1 + (r->chip_len < 8 ? 8 - r->chip_len : 0);
 
@@ -655,8 +656,8 @@ static long hw_width(const struct row *r, size_t w)
  * column (right8 -> left w) and the hwirq field (prec wide in both). The
  * blanks before the actions do not change.
  */
-static void compare_device_widths(const struct row *rb, int pb,
-				  const struct row *rp, int pp, size_t w)
+static inline void compare_device_widths(const struct row *rb, int pb,
+					 const struct row *rp, int pp, size_t w)
 {
 	long hb, hp, want;
 
@@ -688,7 +689,7 @@ static void compare_device_widths(const struct row *rb, int pb,
 }
 
 /* A 6.12 read (b) against a 7.2 read (p): one violation() per difference. */
-static void compare_tables(const struct table *b, const struct table *p)
+static inline void compare_tables(const struct table *b, const struct table *p)
 {
 	size_t i, last = 0, w = chip_width(p);
 	int header_same, want_prec = b->prec > 4 ? b->prec : 4;
@@ -775,7 +776,7 @@ static void compare_tables(const struct table *b, const struct table *p)
 }
 
 /* Two reads of one kernel, a then b: counters only grow. */
-static void grow_tables(const struct table *a, const struct table *b)
+static inline void grow_tables(const struct table *a, const struct table *b)
 {
 	size_t i, k, j;
 
@@ -824,7 +825,7 @@ static void grow_tables(const struct table *a, const struct table *b)
  * The table t against buf, a /proc/stat read from path: one violation()
  * per mismatch. Returns -1 after naming path when its intr line is bad.
  */
-static int statsum(const struct table *t, const char *buf, const char *path)
+static inline int statsum(const struct table *t, const char *buf, const char *path)
 {
 	unsigned long long *st = NULL, total, numbered = 0, arch = 0;
 	size_t n = 0, cap = 0, i;
@@ -837,7 +838,7 @@ static int statsum(const struct table *t, const char *buf, const char *path)
 	else if (p)
 		p++;
 	if (!p) {
-		irq_line(stderr, "irqcompat: %s: no intr line", path);
+		irq_line(stderr, "%s: %s: no intr line", irq_prog, path);
 		return -1;
 	}
 	p += 5;
@@ -852,8 +853,8 @@ static int statsum(const struct table *t, const char *buf, const char *path)
 		errno = 0;
 		v = strtoull(p, &end, 10);
 		if (end == p || errno || (*end != ' ' && *end != '\n' && *end)) {
-			irq_line(stderr, "irqcompat: %s: bad number in the intr line",
-				 path);
+			irq_line(stderr, "%s: %s: bad number in the intr line",
+				 irq_prog, path);
 			free(st);
 			return -1;
 		}
@@ -865,7 +866,7 @@ static int statsum(const struct table *t, const char *buf, const char *path)
 		p = end;
 	}
 	if (!n) {
-		irq_line(stderr, "irqcompat: %s: empty intr line", path);
+		irq_line(stderr, "%s: %s: empty intr line", irq_prog, path);
 		return -1;
 	}
 	total = st[0];
@@ -911,7 +912,7 @@ struct percpu_snap {
 	size_t n;
 };
 
-static void free_percpu(struct percpu_snap *v, size_t n)
+static inline void free_percpu(struct percpu_snap *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i].cnt);
@@ -922,8 +923,8 @@ static void free_percpu(struct percpu_snap *v, size_t n)
  * Parses a snapshot in buf (NUL-terminated), read from path. Returns
  * -1 after naming path and line when it is bad.
  */
-static int parse_percpu_buf(const char *buf, const char *path,
-			    struct percpu_snap **vp, size_t *nsnap)
+static inline int parse_percpu_buf(const char *buf, const char *path,
+				   struct percpu_snap **vp, size_t *nsnap)
 {
 	struct percpu_snap *v = NULL;
 	size_t n = 0, cap = 0, line = 0;
@@ -970,8 +971,8 @@ static int parse_percpu_buf(const char *buf, const char *path,
 bad:
 		free(sn.cnt);
 		free_percpu(v, n);
-		irq_line(stderr, "irqcompat: %s:%zu: not \"IRQ count,count,...\"",
-			 path, line);
+		irq_line(stderr, "%s: %s:%zu: not \"IRQ count,count,...\"",
+			 irq_prog, path, line);
 		return -1;
 	}
 	*vp = v;
@@ -979,8 +980,8 @@ bad:
 	return 0;
 }
 
-static const struct percpu_snap *find_snap(const struct percpu_snap *v,
-					   size_t n, unsigned long irq)
+static inline const struct percpu_snap *find_snap(const struct percpu_snap *v,
+						  size_t n, unsigned long irq)
 {
 	for (size_t i = 0; i < n; i++)
 		if (v[i].irq == irq)
@@ -994,9 +995,9 @@ static const struct percpu_snap *find_snap(const struct percpu_snap *v,
  * a zero printed where the CPU had counted (a tot_count shortcut taken
  * where tot_count is not kept) falls below "before".
  */
-static void percpu_check(const struct table *t,
-			 const struct percpu_snap *be, size_t nb,
-			 const struct percpu_snap *af, size_t na)
+static inline void percpu_check(const struct table *t,
+				const struct percpu_snap *be, size_t nb,
+				const struct percpu_snap *af, size_t na)
 {
 	size_t i, j, checked = 0;
 
