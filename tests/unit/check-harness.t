@@ -114,13 +114,14 @@ want="common-attrs/plain_calls common-attrs/probe common-attrs/map_create_log co
 want="${want}rhash/probe rhash/create_errors rhash/memcg rhash/memcg_full rhash/ops_key8 rhash/ops_key4 rhash/ops_key12 rhash/ops_key37 "
 want="${want}rhash/probe rhash/prog_key8 rhash/prog_key12 rhash/iter rhash/iter_lost rhash/perf rhash/sched_key8 rhash/sched_key12 "
 want="${want}rhash/create rhash/memlock_model rhash/stress rhash/final_walk rhash/final_batch rhash/final_lookups rhash/delete_all "
+want="${want}proc-interrupts/parse proc-interrupts/statsum proc-interrupts/percpu "
 got=""
-for c in common-attrs/commonattrs ftrace-direct/directcheck rhash/rhashcheck rhash/rhashprog rhash/rhashstress; do
+for c in common-attrs/commonattrs ftrace-direct/directcheck rhash/rhashcheck rhash/rhashprog rhash/rhashstress proc-interrupts/irqcheck; do
 	if cc_check "$tmp/${c##*/}" "$top/kernel/checks/$c.c" 2>"$tmp/cc.err"; then
 		got="$got$("$tmp/${c##*/}" -l | tr '\n' ' ')"
 	else
 		got="$got(kernel/checks/$c.c does not build: $(head -n 3 "$tmp/cc.err")) "
 	fi
 done
-is "commonattrs, directcheck and rhash's programs register their cases with KB_CASE, in the order they ran before the harness" "$got" "$want"
+is "commonattrs, directcheck, rhash's programs and irqcheck register their cases with KB_CASE, in the order they ran before the harness" "$got" "$want"
 exit "$fail"
