@@ -5,7 +5,8 @@
 # fingerprint.sh, launch.sh, bisect and the selftests read). kvm-probe.sh
 # against a stand-in QEMU (it answers, then reads its cached answer);
 # build-info.sh on a scratch git tree, plain, DEBUG=1 and with a git:
-# series. Nothing is booted or built.
+# series; build-image.sh's image.json lines, run alone (the script
+# cannot run them without building an image). Nothing is booted or built.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -13,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-echo "1..16"
+echo "1..19"
 for tool in jq git; do
 	command -v "$tool" >/dev/null || { echo "Bail out! $tool is not installed (make deps installs it)"; exit 1; }
 done
@@ -106,4 +107,40 @@ is "a git: series: git_series after pahole" "$(shape "$tmp/git.json")" \
 is "... git_series' keys (not the commits list)" "$(shape "$tmp/git.json" .git_series)" \
 	"spec:string repo:string range:string base:string head:string base_commit:string head_commit:string"
 is "... each patch's commit" "$(jq -r '[.patches[] | .commit] | join(",")' "$tmp/git.json" 2>&1)" "${ids[0]},${ids[1]}"
+
+# 17-19: image.json, by build-image.sh's own lines: base_packages and
+# packages, then from t1= to the write, on a made-up build in $tmp
+bi=$top/images/build-image.sh
+# shellcheck disable=SC2016 # the script's text, not expansions
+{
+	sed -n '/^base_packages() {$/,/^}$/p; /^packages() {$/,/^}$/p' "$bi"
+	sed -n '/^t1=\$(date +%s)$/,/kb_atomic_write "\$work\/image.json"$/p' "$bi"
+} >"$tmp/image-json.sh"
+# shellcheck disable=SC2016 # the script's text
+grep -q 'kb_atomic_write "$work/image.json"' "$tmp/image-json.sh" ||
+	diag "build-image.sh has no 't1=\$(date +%s)' ... 'kb_atomic_write \"\$work/image.json\"' lines: update this test"
+# image_json OUT EXTRA...: image.json for an image with these extra packages
+image_json() {
+	local dst=$1
+	shift
+	mkdir -p "$tmp/work"
+	printf 'not a qcow2' >"$tmp/work/base.qcow2"
+	(
+		# shellcheck source=scripts/lib.sh
+		. "$top/scripts/lib.sh"
+		# shellcheck disable=SC2034 # the lines run by eval read them
+		here=$top/images key=0123456789abcdef suite=bookworm mirror='http://deb.example/"x"' \
+			used_kb=297123 size_mb=1410 t0=100 work=$tmp/work extra=("$@")
+		eval "$(cat "$tmp/image-json.sh")"
+	) 2>"$tmp/img.err" || diag "image.json's lines failed:" "$(cat "$tmp/img.err")"
+	mv "$tmp/work/image.json" "$dst" 2>/dev/null || :
+}
+image_json "$tmp/image.json"
+t "image.json: valid JSON" jq -e . "$tmp/image.json"
+is "... its keys and types" "$(shape "$tmp/image.json")" "key:string suite:string mirror:string packages:string \
+extra_packages:string root:string rootfs_mb:number fs_mb:number qcow2_bytes:number sha256:string build_seconds:number built:string"
+image_json "$tmp/image-p.json" fio stress-ng
+is "... with extra packages: after packages.list's, and named" \
+	"$(jq -r '(.packages | split(",") | .[-2:] | join(",")) + "|" + .extra_packages + "|\(.rootfs_mb)|\(.qcow2_bytes)"' "$tmp/image-p.json" 2>&1)" \
+	"fio,stress-ng|fio stress-ng|290|11"
 exit "$fail"
