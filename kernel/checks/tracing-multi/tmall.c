@@ -4,12 +4,14 @@
  * what the tracing_multi link says to each (issue 36), with raw bpf()
  * calls like tmcheck:
  *
- *   tmall [-v] [-n]
+ *   tmall [-l] [-v] [-t PATTERN]... [-n]
  *
- * -v prints every function of each difference, not the first ten; -n
- * computes and compares the sets only, and makes no bpf() call (so it
- * may run where nothing may be loaded into the kernel).
- * Prints TAP; exit 1 if a case failed, 2 on usage errors.
+ * On the harness (../lib/harness.h). -v prints every function of each
+ * difference, not the first ten; -n computes and compares the sets
+ * only, and makes no bpf() call (so it may run where nothing may be
+ * loaded into the kernel). Prints TAP; exit 1 if a case failed, 2 on
+ * usage errors. A case that needs the sets or the kernel's refusals
+ * computes them itself (once), so that -t runs it alone.
  *
  * Upstream's rule (7.2's tracing_multi attach benchmark,
  * serial_test_tracing_multi_bench_attach): a BTF_KIND_FUNC of vmlinux
@@ -55,7 +57,8 @@
  *      every function of either difference has a named reason (c), and
  *      the kernel refuses exactly the ones whose reason says it must
  *      and takes the rest (a name left out by choice, a weak function).
- * On a kernel without the link (the baseline) one ok line says so.
+ * On a kernel without the link (the baseline) kb_absent() says
+ * "TRACING_MULTI absent", and no case runs after it.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -66,7 +69,7 @@
 
 #include "../lib/bpf.h"
 #include "../lib/btf.h"
-#include "../lib/tap.h"
+#include "../lib/harness.h"
 #include "../lib/traceable.h"
 
 /* upstream 7.2's value (spec section 1); the host's headers lack it */
@@ -173,7 +176,7 @@ static struct fn *fns;
 static size_t nfns;
 static uint32_t *idx_of;	/* BTF id -> index in fns, or UINT32_MAX */
 static int prog = -1;
-static bool verbose_lists, sets_only;
+static bool sets_only;
 static unsigned long nattach;
 static double attach_secs;
 
@@ -710,7 +713,7 @@ static void print_differences(bool upstream_only)
 
 			if (f->why != w || !(upstream_only ? f->up : f->ours))
 				continue;
-			if (!verbose_lists && shown++ >= NEXAMPLES) {
+			if (!kb_verbose && shown++ >= NEXAMPLES) {
 				printf("#     ... and %zu more (-v lists them)\n",
 				       n - NEXAMPLES);
 				break;
@@ -720,76 +723,81 @@ static void print_differences(bool upstream_only)
 	}
 }
 
-/* -1 to go on, else main's exit status */
-static int presence(void)
+/* the program's start, for the time tmall took */
+static double t_start;
+
+static void __attribute__((constructor)) start_clock(void)
 {
+	t_start = now();
+}
+
+/*
+ * Once: whether the kernel has the link, by the load of a trivial
+ * fentry.multi program (prog); without it, and with a BTF that does not
+ * name the type, the feature is absent (kb_absent(), not a failure).
+ */
+static bool presence(void)
+{
+	static int done;	/* 1 present, -1 not */
 	int64_t v = 0;
 	bool named = !btf_enum_value("bpf_attach_type",
 				     "BPF_TRACE_FENTRY_MULTI", &v);
 	struct prog p;
 
+	if (done)
+		return done > 0;
+	done = -1;
 	prog_init(&p);
 	emit_exit(&p, 0);
 	prog = prog_load(&p, BPF_PROG_TYPE_TRACING, TRACE_FENTRY_MULTI, 0);
 	if (prog == -EINVAL && !named) {
-		result(1, "tracing_multi absent on this kernel %s: a "
-		       "BPF_TRACE_FENTRY_MULTI (59) program does not load and "
-		       "the BTF does not name the type; no further case runs",
-		       tap_kernel_name());
-		return tap_done();
+		kb_absent("TRACING_MULTI", "a BPF_TRACE_FENTRY_MULTI (59) program does not load on this kernel %s and the BTF does not name the type; no further case runs",
+			  tap_kernel_name());
+		return false;
 	}
-	result(prog >= 0, "tracing_multi present on this kernel %s: a trivial "
-	       "fentry.multi program loads (%s)", tap_kernel_name(),
-	       fd_err_name(prog));
-	return prog >= 0 ? -1 : tap_done();
+	if (!ASSERT_FD(prog, "tracing_multi present on this kernel %s: a "
+		       "trivial fentry.multi program loads", tap_kernel_name()))
+		return false;
+	done = 1;
+	return true;
 }
 
-int main(int argc, char **argv)
+static int parse_opt(int opt, const char *arg)
 {
-	struct tfuncs ours = { 0 };
-	struct btf_file bf = { 0 };
-	uint32_t *up_ids, *o_ids, *rest, *keep, nup = 0, no = 0, nrest = 0,
-		 nkeep = 0;
-	size_t both = 0, up_only = 0, o_only = 0, bad = 0, n_alone = 0,
-	       n_together = 0, n_helper = 0;
-	double t_start = now(), t;
-	int opt, r, e;
+	(void)opt;
+	(void)arg;
+	sets_only = true;	/* -n */
+	return 0;
+}
 
-	while ((opt = getopt(argc, argv, "vn")) != -1) {
-		switch (opt) {
-		case 'v':
-			verbose_lists = true;
-			break;
-		case 'n':
-			sets_only = true;
-			break;
-		default:
-			fprintf(stderr, "usage: tmall [-v] [-n]\n");
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "usage: tmall [-v] [-n]\n");
-		return 2;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
+KB_OPTIONS("n", "[-n]", parse_opt);
 
-	r = sets_only ? -1 : presence();
-	if (r >= 0)
-		return r;
+/* The two sets, their ids and their differences */
+static struct tfuncs ours;
+static uint32_t *up_ids, *o_ids, nup, no;
+static size_t up_only, o_only;
 
+/* Once: both sets, with their counts and differences printed */
+static bool sets(void)
+{
+	static int done;	/* 1 built, -1 not */
+	static struct btf_file bf;
+	size_t both = 0, n_helper = 0;
+	int r;
+
+	if (done)
+		return done > 0;
+	done = -1;
+	if (!sets_only && !presence())
+		return false;
 	r = build_sets(&bf, &ours);
-	result(!r, "tracefs, kallsyms, the BTF and both rules (%s)",
-	       err_name(r));
-	if (r)
-		return tap_done();
+	if (!ASSERT_OK(r, "tracefs, kallsyms, the BTF and both rules"))
+		return false;
 	up_ids = malloc((nfns + 1) * sizeof(*up_ids));
 	o_ids = malloc((nfns + 1) * sizeof(*o_ids));
-	rest = malloc((nfns + 1) * sizeof(*rest));
-	keep = malloc((nfns + 1) * sizeof(*keep));
-	if (!up_ids || !o_ids || !rest || !keep) {
-		result(0, "memory for the id lists");
-		return tap_done();
+	if (!up_ids || !o_ids) {
+		ASSERT_TRUE(0, "memory for the id lists");
+		return false;
 	}
 	for (size_t i = 0; i < nfns; i++) {
 		if (fns[i].up)
@@ -816,23 +824,77 @@ int main(int argc, char **argv)
 	       "functions\n", n_helper);
 	print_differences(true);
 	print_differences(false);
+	done = 1;
+	return true;
+}
+
+KB_CASE(presence)
+{
+	if (!sets_only)
+		presence();
+}
+
+KB_CASE(sets_explained)
+{
+	size_t bad = 0;
+
+	if (!sets())
+		return;
 	for (size_t i = 0; i < nfns; i++)
 		bad += fns[i].why == W_U_UNEXPLAINED ||
 		       fns[i].why == W_O_UNEXPLAINED;
-	result(!bad, "the difference of the sets is explained: every one of "
-	       "the %zu + %zu functions has a named reason (%zu without)",
-	       up_only, o_only, bad);
-	if (sets_only)
-		goto out;
+	ASSERT_EQ(bad, 0, "the difference of the sets is explained: every "
+		  "one of the %zu + %zu functions has a named reason (those "
+		  "without)", up_only, o_only);
+}
 
-	/* (a) our set, one link */
+/* (a) our set, one link */
+KB_CASE(ours_attaches)
+{
+	double t;
+	int e;
+
+	if (sets_only || !sets())
+		return;
 	t = now();
 	e = try_attach(o_ids, no);
-	result(!e, "one fentry.multi link over lib/traceable.h's %u "
-	       "functions attaches (%s; attach and close %.2f s)", no,
-	       err_name(e), now() - t);
+	ASSERT_OK(e, "one fentry.multi link over lib/traceable.h's %u "
+		  "functions attaches (attach and close %.2f s)", no,
+		  now() - t);
+}
 
-	/* upstream's set, one link; bisection if it is refused */
+/* What the kernel refuses of upstream's set, and the link over the rest */
+static size_t n_alone, n_together;
+static uint32_t nrest, nkeep;
+static int rest_err, groups;
+static bool aliased;	/* the rest refused: tried by alias groups */
+
+/*
+ * Once: upstream's set in one link; if it is refused, bisection finds
+ * the functions the kernel refuses alone; the rest in one link, and if
+ * that is refused, the functions that share an address a group at a
+ * time, then the rest with one function of each group (rest_err).
+ */
+static bool refusals(void)
+{
+	static int done;	/* 1 found, -1 not */
+	uint32_t *rest, *keep;
+	size_t n_helper = 0;
+	double t;
+	int e;
+
+	if (done)
+		return done > 0;
+	done = -1;
+	if (sets_only || !sets())
+		return false;
+	rest = malloc((nfns + 1) * sizeof(*rest));
+	keep = malloc((nfns + 1) * sizeof(*keep));
+	if (!rest || !keep) {
+		ASSERT_TRUE(0, "memory for the id lists");
+		free(rest);
+		return false;
+	}
 	t = now();
 	e = try_attach(up_ids, nup);
 	printf("# one link over upstream's %u functions: %s (%.2f s)\n", nup,
@@ -860,31 +922,17 @@ int main(int argc, char **argv)
 			rest[nrest++] = up_ids[i];
 	e = e ? try_attach(rest, nrest) : 0;
 	if (e) {
-		int groups;
-
 		printf("# upstream's set without those %zu, %u functions: "
 		       "%s; trying the functions that share an address\n",
 		       n_alone, nrest, err_name(e));
 		groups = alias_groups(rest, nrest, keep, &nkeep);
 		for (size_t i = 0; i < nfns; i++)
 			n_together += fns[i].refused == R_TOGETHER;
-		e = try_attach(keep, nkeep);
-		result(!e, "upstream's set without the %zu functions refused "
-		       "alone and with one function of each of the %d alias "
-		       "groups refused together (%zu functions), %u "
-		       "functions, attaches (%s)", n_alone, groups,
-		       n_together, nkeep, err_name(e));
-		for (size_t i = 0; i < nfns; i++)
-			if (fns[i].refused == R_TOGETHER)
-				print_fn("refused with its aliases: ",
-					 &fns[i]);
-	} else {
-		result(1, "upstream's set without the %zu functions refused "
-		       "alone attaches, %u functions", n_alone, nrest);
+		rest_err = try_attach(keep, nkeep);
+		aliased = true;
 	}
 
 	/* what upstream's benchmark itself would send, with its filter */
-	n_helper = 0;
 	for (size_t i = 0; i < nfns; i++)
 		n_helper += fns[i].up && fns[i].refused &&
 			    !upstream_helper_skips(fns[i].name);
@@ -894,9 +942,38 @@ int main(int argc, char **argv)
 		if (fns[i].up && fns[i].refused &&
 		    !upstream_helper_skips(fns[i].name))
 			print_fn("    ", &fns[i]);
+	free(rest);
+	free(keep);
+	done = 1;
+	return true;
+}
 
-	/* (b) the kernel refuses nothing of ours */
-	bad = 0;
+KB_CASE(upstream_rest_attaches)
+{
+	if (!refusals())
+		return;
+	if (!aliased) {
+		ASSERT_OK(rest_err, "upstream's set without the %zu functions "
+			  "refused alone attaches, %u functions", n_alone,
+			  nrest);
+		return;
+	}
+	ASSERT_OK(rest_err, "upstream's set without the %zu functions refused "
+		  "alone and with one function of each of the %d alias groups "
+		  "refused together (%zu functions), %u functions, attaches",
+		  n_alone, groups, n_together, nkeep);
+	for (size_t i = 0; i < nfns; i++)
+		if (fns[i].refused == R_TOGETHER)
+			print_fn("refused with its aliases: ", &fns[i]);
+}
+
+/* (b) the kernel refuses nothing of ours */
+KB_CASE(refused_outside_ours)
+{
+	size_t bad = 0;
+
+	if (!refusals())
+		return;
 	for (size_t i = 0; i < nfns; i++) {
 		const struct fn *f = &fns[i];
 
@@ -916,13 +993,19 @@ int main(int argc, char **argv)
 				}
 		}
 	}
-	result(!bad, "every function the kernel refuses is outside "
-	       "lib/traceable.h's set, which holds one function of an alias "
-	       "group at most (%zu refused alone, %zu with their aliases; "
-	       "%zu in ours)", n_alone, n_together, bad);
+	ASSERT_EQ(bad, 0, "every function the kernel refuses is outside "
+		  "lib/traceable.h's set, which holds one function of an alias "
+		  "group at most (%zu refused alone, %zu with their aliases; "
+		  "those in ours)", n_alone, n_together);
+}
 
-	/* (c) the kernel refuses exactly what the reasons say */
-	bad = 0;
+/* (c) the kernel refuses exactly what the reasons say */
+KB_CASE(refusals_explained)
+{
+	size_t bad = 0;
+
+	if (!refusals())
+		return;
 	for (size_t i = 0; i < nfns; i++) {
 		const struct fn *f = &fns[i];
 		enum kexp k = whys[f->why].kernel;
@@ -953,21 +1036,14 @@ int main(int argc, char **argv)
 			       whys[f->why].text);
 		}
 	}
-	result(!bad, "the kernel refuses exactly the functions of upstream's "
-	       "set whose reason says it must, and takes the rest (%zu "
-	       "against their reason)", bad);
+	ASSERT_EQ(bad, 0, "the kernel refuses exactly the functions of "
+		  "upstream's set whose reason says it must, and takes the "
+		  "rest (those against their reason)");
+}
 
-out:
+/* what the attaches cost */
+KB_CASE(totals)
+{
 	printf("# %lu link attaches, %.2f s in BPF_LINK_CREATE and close; "
 	       "tmall took %.2f s\n", nattach, attach_secs, now() - t_start);
-	close_fd(prog);
-	btf_close(&bf);
-	tfuncs_free(&ours);
-	free(up_ids);
-	free(o_ids);
-	free(rest);
-	free(keep);
-	free(fns);
-	free(idx_of);
-	return tap_done();
 }

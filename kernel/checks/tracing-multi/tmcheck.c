@@ -4,18 +4,21 @@
  * 3) from user space, with raw bpf() calls and raw instructions (no
  * clang, no libbpf), so one binary runs on every kernel:
  *
- *   tmcheck [-c CYCLES] [-n FUNCS]
+ *   tmcheck [-l] [-v] [-t PATTERN]... [-c CYCLES] [-n FUNCS]
  *
- * -c: attach/detach cycles of the large link (default 20), -n: its
- * functions (default 1000). Prints TAP; exit 1 if a case failed, 2 on
- * usage errors.
+ * On the harness (../lib/harness.h: -l lists the cases, -t selects
+ * them). -c: attach/detach cycles of the large link (default 20), -n:
+ * its functions (default 1000). Prints TAP; exit 1 if a case failed, 2
+ * on usage errors.
  *
  * Presence is the load of a trivial BPF_TRACE_FENTRY_MULTI (59) program.
  * If it fails with EINVAL and the kernel's BTF does not name
- * BPF_TRACE_FENTRY_MULTI, the feature is absent (the baseline): one
- * "ok" line says so and names the kernel, and nothing else runs. A
- * kernel whose BTF names the attach type must load it, else the case
- * fails.
+ * BPF_TRACE_FENTRY_MULTI, the feature is absent (the baseline):
+ * kb_absent() says "TRACING_MULTI absent" and names the kernel, and no
+ * case runs after it. A kernel whose BTF names the attach type must
+ * load it, else the case fails. Every case runs presence and the setup
+ * first (once), and attaches itself what it needs that an earlier case
+ * would have (the counting links), so that -t runs it alone.
  *
  * The cases (the programs count into an array map whose index is the
  * link's cookie for the function, so a cookie given to the wrong
@@ -65,7 +68,7 @@
 
 #include "../lib/bpf.h"
 #include "../lib/btf.h"
-#include "../lib/tap.h"
+#include "../lib/harness.h"
 #include "../lib/traceable.h"
 
 /* upstream 7.2's values (spec section 1); the host's headers lack them */
@@ -455,24 +458,26 @@ static void check_link_info(int link, uint32_t type, uint32_t cnt)
 	snprintf(fc, sizeof(fc), "%s", fdinfo(link, "func_cnt"));
 	snprintf(want_at, sizeof(want_at), "%u", type);
 	snprintf(want_fc, sizeof(want_fc), "%u", cnt);
-	result(!strcmp(lt, "tracing_multi") && !strcmp(at, want_at) &&
-	       !strcmp(fc, want_fc),
-	       "fdinfo of the %u link: link_type '%s', attach_type '%s', "
-	       "func_cnt '%s'", type, lt, at, fc);
+	ASSERT_TRUE(!strcmp(lt, "tracing_multi") && !strcmp(at, want_at) &&
+		    !strcmp(fc, want_fc),
+		    "fdinfo of the %u link: link_type '%s', attach_type '%s', "
+		    "func_cnt '%s'", type, lt, at, fc);
 	err = obj_info(link, &info, sizeof(info));
-	result(!err && info.type == LINK_TYPE_TRACING_MULTI &&
-	       info.tracing.attach_type == type,
-	       "bpf_link_info of the %u link: %s, type %u, attach_type %u",
-	       type, err_name(err), info.type, info.tracing.attach_type);
+	ASSERT_TRUE(!err && info.type == LINK_TYPE_TRACING_MULTI &&
+		    info.tracing.attach_type == type,
+		    "bpf_link_info of the %u link: %s, type %u, attach_type %u",
+		    type, err_name(err), info.type, info.tracing.attach_type);
 }
 
 /* ---- the kernel ---- */
 
 /*
- * The presence case: -1 to go on, else main's exit status (0: absent,
- * said as an ok line; 1: a kernel that names the type cannot load it).
+ * Whether the kernel has the link: a trivial BPF_TRACE_FENTRY_MULTI
+ * program loads. Without it, and with a BTF that does not name the
+ * type, the feature is absent (kb_absent(), not a failure); a BTF that
+ * names it and a load that fails is.
  */
-static int presence(void)
+static bool presence(void)
 {
 	int64_t v = 0;
 	int named = !btf_enum_value("bpf_attach_type", "BPF_TRACE_FENTRY_MULTI",
@@ -480,23 +485,18 @@ static int presence(void)
 	int fd = ret0_prog(TRACE_FENTRY_MULTI, 0, 0);
 
 	if (fd == -EINVAL && !named) {
-		result(1, "tracing_multi absent on this kernel %s: a "
-		       "BPF_TRACE_FENTRY_MULTI (59) program load gives EINVAL "
-		       "and the BTF's enum bpf_attach_type has no "
-		       "BPF_TRACE_FENTRY_MULTI; no further case runs",
-		       tap_kernel_name());
-		return tap_done();
+		kb_absent("TRACING_MULTI", "a BPF_TRACE_FENTRY_MULTI (59) program load on this kernel %s gives EINVAL and the BTF's enum bpf_attach_type has no BPF_TRACE_FENTRY_MULTI; no further case runs",
+			  tap_kernel_name());
+		return false;
 	}
-	result(fd >= 0 && (!named || v == TRACE_FENTRY_MULTI),
-	       "tracing_multi present on this kernel %s: a "
-	       "BPF_TRACE_FENTRY_MULTI (59) program loads (%s; the BTF %s)",
-	       tap_kernel_name(), fd_err_name(fd),
-	       named ? (v == TRACE_FENTRY_MULTI ? "names it, 59" :
-			"names it with another value") : "does not name it");
-	if (fd < 0)
-		return tap_done();
-	close(fd);
-	return -1;
+	ASSERT_TRUE(fd >= 0 && (!named || v == TRACE_FENTRY_MULTI),
+		    "tracing_multi present on this kernel %s: a "
+		    "BPF_TRACE_FENTRY_MULTI (59) program loads (%s; the BTF %s)",
+		    tap_kernel_name(), fd_err_name(fd),
+		    named ? (v == TRACE_FENTRY_MULTI ? "names it, 59" :
+			     "names it with another value") : "does not name it");
+	close_fd(fd);
+	return fd >= 0;
 }
 
 struct name_query {
@@ -549,18 +549,78 @@ static int resolve_funcs(const struct name_set *ks)
 	return err;
 }
 
+static struct name_set ksyms;	/* kallsyms: the functions' addresses */
+
+/*
+ * Once, before every case: presence, tracefs, kallsyms, the functions'
+ * BTF ids, the hits map and the trigger. False when a case cannot run
+ * (the feature is absent, or the setup failed: said once).
+ */
+static bool ready(void)
+{
+	static int done;	/* 1 ready, -1 not */
+	long id;
+	int r;
+
+	if (done)
+		return done > 0;
+	done = -1;
+	self = getpid();
+	if (!presence())
+		return false;
+	r = tracefs_mount();
+	if (!r)
+		r = read_kallsyms(&ksyms);
+	if (!r)
+		r = resolve_funcs(&ksyms);
+	if (!ASSERT_OK(r, "tracefs, kallsyms and the BTF ids of the %d functions",
+		       NFUNC))
+		return false;
+	hits = map_create(BPF_MAP_TYPE_ARRAY, 4, NR_H * 8, NSLOT, 0, 0);
+	id = btf_func_id("bpf_fentry_test1");
+	trigger = hits < 0 ? hits : id < 0 ? id :
+		  ret0_prog(BPF_TRACE_FENTRY, id, 0);
+	r = trigger < 0 ? trigger : run_tests();
+	if (!ASSERT_OK(r, "the hits map (%s) and the BPF_PROG_TEST_RUN trigger of bpf_fentry_test1..6",
+		       fd_err_name(hits)))
+		return false;
+	done = 1;
+	return true;
+}
+
+/* Once: a trivial fentry.multi program, for the links that count nothing */
+static int trivial(void)
+{
+	static int prog = -1;
+	static bool done;
+
+	if (!done && ready()) {
+		prog = ret0_prog(TRACE_FENTRY_MULTI, 0, 0);
+		if (prog < 0)
+			ASSERT_FD(prog, "a trivial fentry.multi program");
+	}
+	done = true;
+	return prog;
+}
+
 /* ---- the cases ---- */
 
-static void case_fsession_and_verifier(void)
+KB_CASE(presence)
+{
+	ready();
+}
+
+KB_CASE(fsession_and_verifier)
 {
 	union bpf_attr a;
 	struct prog p;
 	int fd, r;
 
+	if (!ready())
+		return;
 	fd = ret0_prog(TRACE_FSESSION_MULTI, 0, 0);
-	result(fd == -EOPNOTSUPP,
-	       "a BPF_TRACE_FSESSION_MULTI (61) program does not load: %s "
-	       "(EOPNOTSUPP: fsession is not backported)", fd_err_name(fd));
+	ASSERT_ERRNO(fd, EOPNOTSUPP, "a BPF_TRACE_FSESSION_MULTI (61) program "
+		     "does not load (fsession is not backported)");
 	close_fd(fd);
 
 	/* r2 = *(u64 *)(r1 + 0): the stub has no arguments to read */
@@ -582,13 +642,113 @@ static void case_fsession_and_verifier(void)
 	/* our first line, then the verifier's own, as upstream's tests match */
 	r = fd == -EACCES && strstr(vlog, "bpf_get_func_arg") &&
 	    strstr(vlog, "invalid bpf_context access off=0 size=8");
-	result(r, "direct ctx access in an fentry.multi program is rejected "
-	       "(%s, want EACCES) with a verifier log that names "
-	       "bpf_get_func_arg and says \"invalid bpf_context access\"",
-	       fd_err_name(fd));
+	ASSERT_TRUE(r, "direct ctx access in an fentry.multi program is rejected "
+		    "(%s, want EACCES) with a verifier log that names "
+		    "bpf_get_func_arg and says \"invalid bpf_context access\"",
+		    fd_err_name(fd));
 	if (!r)
 		print_vlog();
 	close_fd(fd);
+}
+
+/*
+ * The counting links of fentry.multi ([0]) and fexit.multi ([1]) over
+ * the 14 functions, each function's cookie its slot (fentry 1.., fexit
+ * FEXIT_COOKIE0..), and their programs
+ */
+static struct {
+	int prog, link;
+	bool failed;
+} multi[2] = { { -1, -1, false }, { -1, -1, false } };
+
+/* What counts while they are linked */
+static struct attached multi_live(void)
+{
+	return (struct attached){ .fentry = multi[0].link >= 0,
+				  .fexit = multi[1].link >= 0, .plain = -1 };
+}
+
+/* The 14 functions' ids, and cookies ck0, ck0 + 1, ... if ck */
+static void multi_ids(uint32_t *ids, uint64_t *ck, uint64_t ck0)
+{
+	for (int f = 0; f < NFUNC; f++) {
+		ids[f] = fn[f].id;
+		if (ck)
+			ck[f] = ck0 + f;
+	}
+}
+
+/* Links multi[x] if it is not (once: a failed link is not tried again) */
+static bool multi_link(int x)
+{
+	uint32_t type = x ? TRACE_FEXIT_MULTI : TRACE_FENTRY_MULTI;
+	uint32_t ids[NFUNC];
+	uint64_t ck[NFUNC];
+
+	if (multi[x].link >= 0 || multi[x].failed)
+		return !multi[x].failed;
+	multi_ids(ids, ck, x ? FEXIT_COOKIE0 : 1);
+	if (multi[x].prog < 0)
+		multi[x].prog = count_prog(type, 0, -1);
+	multi[x].link = multi[x].prog < 0 ? multi[x].prog :
+			tm_link(multi[x].prog, type, ids, ck, NFUNC);
+	if (x)
+		ASSERT_FD(multi[x].link, "fexit.multi counting program (%s) "
+			  "linked to the same functions",
+			  fd_err_name(multi[x].prog));
+	else
+		ASSERT_FD(multi[x].link, "fentry.multi counting program (%s) "
+			  "linked to %d functions with cookies",
+			  fd_err_name(multi[x].prog), NFUNC);
+	multi[x].failed = multi[x].link < 0;
+	return !multi[x].failed;
+}
+
+/* Closes both links and their programs */
+static void multi_close(void)
+{
+	for (int x = 0; x < 2; x++) {
+		close_fd(multi[x].link);
+		close_fd(multi[x].prog);
+		multi[x].link = multi[x].prog = -1;
+	}
+}
+
+KB_CASE(fentry_multi)
+{
+	struct attached at;
+
+	if (!ready() || !multi_link(0))
+		return;
+	at = multi_live();
+	check_link_info(multi[0].link, TRACE_FENTRY_MULTI, NFUNC);
+	ASSERT_TRUE(round_ok(&at), "fentry.multi: every call of the %d "
+		    "functions counted in its cookie's slot, exactly", NFUNC);
+	ASSERT_TRUE(slots_right(1, false, "fentry", check_ip),
+		    "fentry.multi: bpf_get_func_ip is each function's kallsyms "
+		    "address (so each cookie came with its function)");
+	ASSERT_TRUE(slots_right(1, false, "fentry", check_args),
+		    "fentry.multi: bpf_get_func_arg_cnt is the BTF's count, "
+		    "bpf_get_func_arg(0) the caller's argument, arg %d EINVAL",
+		    BAD_ARG);
+}
+
+KB_CASE(fexit_multi)
+{
+	struct attached at;
+
+	if (!ready() || !multi_link(0) || !multi_link(1))
+		return;
+	at = multi_live();
+	check_link_info(multi[1].link, TRACE_FEXIT_MULTI, NFUNC);
+	ASSERT_TRUE(round_ok(&at), "fentry.multi and fexit.multi on the same "
+		    "functions: both count every call");
+	ASSERT_TRUE(slots_right(FEXIT_COOKIE0, true, "fexit", check_ret),
+		    "fexit.multi: bpf_get_func_ret is getpid()'s pid and each "
+		    "bpf_fentry_testN's return value");
+	ASSERT_TRUE(slots_right(FEXIT_COOKIE0, true, "fexit", check_ip) &&
+		    slots_right(FEXIT_COOKIE0, true, "fexit", check_args),
+		    "fexit.multi: func_ip, arg_cnt and arg 0 as for fentry");
 }
 
 /*
@@ -597,96 +757,62 @@ static void case_fsession_and_verifier(void)
  * bpf_fentry_test1.. as for fentry/fexit: the same rounds, with each
  * multi program as the trigger, must count the same.
  */
-static void test_run_by_multi(int pe, int px, const struct attached *at)
+KB_CASE(test_run_by_multi)
 {
+	struct attached at;
 	int plain = trigger;
 
-	trigger = pe;
-	result(round_ok(at), "BPF_PROG_TEST_RUN of the fentry.multi program "
-	       "runs bpf_fentry_test1..: every call counted, as through "
-	       "syscalls");
-	trigger = px;
-	result(round_ok(at), "BPF_PROG_TEST_RUN of the fexit.multi program "
-	       "runs them too");
+	if (!ready() || !multi_link(0) || !multi_link(1))
+		return;
+	at = multi_live();
+	trigger = multi[0].prog;
+	ASSERT_TRUE(round_ok(&at), "BPF_PROG_TEST_RUN of the fentry.multi "
+		    "program runs bpf_fentry_test1..: every call counted, as "
+		    "through syscalls");
+	trigger = multi[1].prog;
+	ASSERT_TRUE(round_ok(&at), "BPF_PROG_TEST_RUN of the fexit.multi "
+		    "program runs them too");
 	trigger = plain;
-	result(slots_right(1, false, "fentry", check_args) &&
-	       slots_right(FEXIT_COOKIE0, true, "fexit", check_ret),
-	       "... with the same arguments and return values");
+	ASSERT_TRUE(slots_right(1, false, "fentry", check_args) &&
+		    slots_right(FEXIT_COOKIE0, true, "fexit", check_ret),
+		    "... with the same arguments and return values");
 }
 
-static void case_fentry_fexit(int *fentry, int *fexit)
+KB_CASE(fexit_detach)
 {
-	struct attached at = { .plain = -1 };
-	uint32_t ids[NFUNC];
-	uint64_t ck[NFUNC], ck_x[NFUNC];
-	int pe, px;
+	struct attached at;
 
-	for (int f = 0; f < NFUNC; f++) {
-		ids[f] = fn[f].id;
-		ck[f] = f + 1;
-		ck_x[f] = FEXIT_COOKIE0 + f;
-	}
-	pe = count_prog(TRACE_FENTRY_MULTI, 0, -1);
-	px = count_prog(TRACE_FEXIT_MULTI, 0, -1);
-	*fentry = pe < 0 ? pe : tm_link(pe, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
-	result(*fentry >= 0, "fentry.multi counting program (%s) linked to "
-	       "%d functions with cookies (%s)", fd_err_name(pe), NFUNC,
-	       fd_err_name(*fentry));
-	if (*fentry < 0)
-		goto out;
-	at.fentry = true;
-	check_link_info(*fentry, TRACE_FENTRY_MULTI, NFUNC);
-	result(round_ok(&at), "fentry.multi: every call of the %d functions "
-	       "counted in its cookie's slot, exactly", NFUNC);
-	result(slots_right(1, false, "fentry", check_ip),
-	       "fentry.multi: bpf_get_func_ip is each function's kallsyms "
-	       "address (so each cookie came with its function)");
-	result(slots_right(1, false, "fentry", check_args),
-	       "fentry.multi: bpf_get_func_arg_cnt is the BTF's count, "
-	       "bpf_get_func_arg(0) the caller's argument, arg %d EINVAL",
-	       BAD_ARG);
-
-	*fexit = px < 0 ? px : tm_link(px, TRACE_FEXIT_MULTI, ids, ck_x, NFUNC);
-	result(*fexit >= 0, "fexit.multi counting program (%s) linked to the "
-	       "same functions (%s)", fd_err_name(px), fd_err_name(*fexit));
-	if (*fexit < 0)
-		goto out;
-	at.fexit = true;
-	check_link_info(*fexit, TRACE_FEXIT_MULTI, NFUNC);
-	result(round_ok(&at), "fentry.multi and fexit.multi on the same "
-	       "functions: both count every call");
-	result(slots_right(FEXIT_COOKIE0, true, "fexit", check_ret),
-	       "fexit.multi: bpf_get_func_ret is getpid()'s pid and each "
-	       "bpf_fentry_testN's return value");
-	result(slots_right(FEXIT_COOKIE0, true, "fexit", check_ip) &&
-	       slots_right(FEXIT_COOKIE0, true, "fexit", check_args),
-	       "fexit.multi: func_ip, arg_cnt and arg 0 as for fentry");
-	test_run_by_multi(pe, px, &at);
-	close(*fexit);
-	*fexit = -1;
-	at.fexit = false;
-	result(round_ok(&at), "fexit.multi detached: it stops, fentry.multi "
-	       "counts on");
-out:
-	close_fd(pe);
-	close_fd(px);
+	if (!ready() || !multi_link(0) || !multi_link(1))
+		return;
+	close(multi[1].link);
+	multi[1].link = -1;
+	at = multi_live();
+	ASSERT_TRUE(round_ok(&at), "fexit.multi detached: it stops, "
+		    "fentry.multi counts on");
 }
 
-/*
- * One link create's outcome: want is -errno, or 0 for a link (alt, if
- * not 0, is another acceptable -errno). A link made is closed.
- */
-static void expect(int got, int want, int alt, const char *what)
+KB_CASE(all_closed)
 {
-	bool good = want ? got == want || (alt && got == alt) : got >= 0;
-
-	result(good, "%s: %s (want %s%s%s)", what,
-	       got >= 0 ? "linked" : err_name(got),
-	       want ? err_name(want) : "linked", alt ? " or " : "",
-	       alt ? err_name(alt) : "");
-	if (got >= 0)
-		close(got);
+	if (!ready())
+		return;
+	multi_close();
+	ASSERT_TRUE(round_ok(&(struct attached){ .plain = -1 }),
+		    "all multi links closed: nothing counts");
 }
+
+/* A link create's outcome: an errno, or a link (closed at once) */
+#define LINK_ERRNO(got, err, ...)					\
+	do {								\
+		int l_ = (got);						\
+		ASSERT_ERRNO(l_, err, __VA_ARGS__);			\
+		close_fd(l_);						\
+	} while (0)
+#define LINK_OK(got, ...)						\
+	do {								\
+		int l_ = (got);						\
+		ASSERT_FD(l_, __VA_ARGS__);				\
+		close_fd(l_);						\
+	} while (0)
 
 /*
  * The first BTF FUNC by name that kallsyms has once in the kernel text
@@ -730,92 +856,119 @@ static uint32_t notrace_func(const struct name_set *ks, const char **name)
 	return best;
 }
 
-static void case_errors(int prog, const struct name_set *ks)
+KB_CASE(errors_attr)
 {
-	uint32_t ids[3] = { fn[0].id, fn[1].id, fn[0].id }, bad;
+	uint32_t ids[3] = { fn[0].id, fn[1].id, fn[0].id };
 	struct tm_link_create a;
-	size_t blen = 0, alen = 0;
-	char *before, *after;
-	const char *name = "";
 	struct btf_file bf;
-	char what[400];
-	long id;
-	int fprog, got, flink;
+	int prog = trivial();
 
-	expect(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, 0), -EINVAL, 0,
-	       "cnt 0");
-	expect(tm_link(prog, TRACE_FENTRY_MULTI, NULL, NULL, 1), -EINVAL, 0,
-	       "ids NULL");
-	expect(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, MULTI_MAX_CNT + 1),
-	       -E2BIG, 0, "cnt (1 << 20) + 1");
+	if (prog < 0)
+		return;
+	LINK_ERRNO(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, 0), EINVAL,
+		   "cnt 0");
+	LINK_ERRNO(tm_link(prog, TRACE_FENTRY_MULTI, NULL, NULL, 1), EINVAL,
+		   "ids NULL");
+	LINK_ERRNO(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, MULTI_MAX_CNT + 1),
+		   E2BIG, "cnt (1 << 20) + 1");
 	/*
 	 * No link names more distinct functions than BTF has types: a cnt
 	 * past that is refused before anything is allocated or read (ids
 	 * has 3 entries; a kernel that reads cnt of them fails otherwise).
 	 */
 	if (btf_open(&bf)) {
-		result(0, "vmlinux BTF for its number of types");
+		ASSERT_TRUE(0, "vmlinux BTF for its number of types");
 	} else {
-		snprintf(what, sizeof(what), "cnt %u, one more than the "
-			 "vmlinux BTF's types", bf.n + 1);
-		expect(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, bf.n + 1),
-		       -E2BIG, 0, what);
+		LINK_ERRNO(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, bf.n + 1),
+			   E2BIG, "cnt %u, one more than the vmlinux BTF's types",
+			   bf.n + 1);
 		btf_close(&bf);
 	}
 	a = (struct tm_link_create){ .prog_fd = prog, .flags = 1,
 		.attach_type = TRACE_FENTRY_MULTI, .ids = (uintptr_t)ids,
 		.cnt = 1 };
-	expect(tm_link_attr(&a), -EINVAL, 0, "flags 1");
+	LINK_ERRNO(tm_link_attr(&a), EINVAL, "flags 1");
 	a.flags = 0;
 	a.target_fd = 1;
-	expect(tm_link_attr(&a), -EINVAL, 0, "target_fd 1");
+	LINK_ERRNO(tm_link_attr(&a), EINVAL, "target_fd 1");
+}
 
+KB_CASE(errors_duplicate)
+{
+	uint32_t ids[3] = { fn[0].id, fn[1].id, fn[0].id };
+	size_t blen = 0, alen = 0;
+	char *before, *after;
+	int prog = trivial(), got;
+
+	if (prog < 0)
+		return;
 	before = enabled_functions(&blen);
 	got = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, 3);
 	after = enabled_functions(&alen);
-	expect(got, -EINVAL, 0, "duplicate ids (f0, f1, f0)");
-	result(same_bytes(before, blen, after, alen),
-	       "duplicate ids: enabled_functions byte-identical (%zu bytes)",
-	       blen);
+	LINK_ERRNO(got, EINVAL, "duplicate ids (f0, f1, f0)");
+	ASSERT_TRUE(same_bytes(before, blen, after, alen),
+		    "duplicate ids: enabled_functions byte-identical (%zu bytes)",
+		    blen);
 	free(before);
 	free(after);
+}
 
+KB_CASE(errors_ids)
+{
+	int prog = trivial(), xp;
+	uint32_t bad;
+	long id;
+
+	if (prog < 0)
+		return;
 	id = btf_func_id("do_exit");
 	if (id < 0) {
-		result(0, "do_exit's BTF id (%s)", err_name(id));
+		ASSERT_TRUE(0, "do_exit's BTF id (%s)", err_name(id));
 	} else {
-		int xp = ret0_prog(TRACE_FEXIT_MULTI, 0, 0);
-
+		xp = ret0_prog(TRACE_FEXIT_MULTI, 0, 0);
 		bad = id;
-		expect(xp < 0 ? xp : tm_link(xp, TRACE_FEXIT_MULTI, &bad, NULL, 1),
-		       -EINVAL, 0, "fexit.multi on do_exit (noreturn)");
+		LINK_ERRNO(xp < 0 ? xp : tm_link(xp, TRACE_FEXIT_MULTI, &bad, NULL, 1),
+			   EINVAL, "fexit.multi on do_exit (noreturn)");
 		close_fd(xp);
-		expect(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), 0, 0,
-		       "fentry.multi on do_exit is allowed");
+		LINK_OK(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1),
+			"fentry.multi on do_exit is allowed");
 	}
 	id = btf_type_id(BTF_KIND_STRUCT, "task_struct");
 	bad = id < 0 ? 0 : id;
-	expect(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), -EINVAL, 0,
-	       "the id of struct task_struct");
+	LINK_ERRNO(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), EINVAL,
+		   "the id of struct task_struct");
 	bad = 0x7fffffff;
-	expect(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), -EINVAL, 0,
-	       "an id past the BTF's last type");
+	LINK_ERRNO(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), EINVAL,
+		   "an id past the BTF's last type");
+}
 
-	bad = notrace_func(ks, &name);
+/* EINVAL, or what a plain fentry link there gives */
+KB_CASE(errors_notrace)
+{
+	const char *name = "";
+	int prog = trivial(), fprog, flink, got;
+	uint32_t bad;
+
+	if (prog < 0)
+		return;
+	bad = notrace_func(&ksyms, &name);
 	if (!bad) {
-		result(0, "a BTF function in the kernel text that ftrace "
-		       "cannot patch: none found");
+		ASSERT_TRUE(0, "a BTF function in the kernel text that ftrace "
+			    "cannot patch: none found");
 		return;
 	}
 	fprog = ret0_prog(BPF_TRACE_FENTRY, bad, 0);
 	flink = fprog < 0 ? fprog : fentry_link(fprog);
 	close_fd(fprog);
 	close_fd(flink);
-	snprintf(what, sizeof(what), "%s (id %u), which ftrace cannot patch "
-		 "(a plain fentry link there: %s)", name, bad,
-		 flink >= 0 ? "linked" : err_name(flink));
-	expect(tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1), -EINVAL,
-	       flink < 0 ? flink : 0, what);
+	got = tm_link(prog, TRACE_FENTRY_MULTI, &bad, NULL, 1);
+	ASSERT_TRUE(got == -EINVAL || (flink < 0 && got == flink),
+		    "%s (id %u), which ftrace cannot patch (a plain fentry "
+		    "link there: %s): %s (want EINVAL%s%s)", name, bad,
+		    flink >= 0 ? "linked" : err_name(flink),
+		    got >= 0 ? "linked" : err_name(got),
+		    flink < 0 ? " or " : "", flink < 0 ? err_name(flink) : "");
+	close_fd(got);
 }
 
 /*
@@ -825,100 +978,102 @@ static void case_errors(int prog, const struct name_set *ks)
  * the KF_SLEEPABLE functions of the fmod_ret set, bpf_fentry_test1
  * among them; never bpf_fentry_test2.
  */
-static void case_sleepable(void)
+KB_CASE(sleepable)
 {
 	uint32_t ok_ids[1] = { fn[NSYS].id };
 	uint32_t bad_ids[2] = { fn[NSYS].id, fn[NSYS + 1].id };
-	int sp = ret0_prog(TRACE_FENTRY_MULTI, 0, BPF_F_SLEEPABLE);
-	int fp = ret0_prog(BPF_TRACE_FENTRY, fn[NSYS].id, BPF_F_SLEEPABLE);
-	char what[200];
+	int sp, fp;
 
-	result(sp >= 0, "a sleepable fentry.multi program loads (%s)",
-	       fd_err_name(sp));
+	if (!ready())
+		return;
+	sp = ret0_prog(TRACE_FENTRY_MULTI, 0, BPF_F_SLEEPABLE);
+	fp = ret0_prog(BPF_TRACE_FENTRY, fn[NSYS].id, BPF_F_SLEEPABLE);
+	ASSERT_FD(sp, "a sleepable fentry.multi program loads");
 	close_fd(fp);
 	if (sp < 0)
 		return;
-	snprintf(what, sizeof(what), "sleepable fentry.multi on "
-		 "bpf_fentry_test1 (KF_SLEEPABLE; a sleepable fentry "
-		 "program there: %s)", fp >= 0 ? "loads" : err_name(fp));
-	expect(tm_link(sp, TRACE_FENTRY_MULTI, ok_ids, NULL, 1), 0, 0, what);
-	expect(tm_link(sp, TRACE_FENTRY_MULTI, bad_ids, NULL, 2), -EINVAL, 0,
-	       "sleepable fentry.multi on bpf_fentry_test1 and "
-	       "bpf_fentry_test2 (not sleepable)");
+	LINK_OK(tm_link(sp, TRACE_FENTRY_MULTI, ok_ids, NULL, 1),
+		"sleepable fentry.multi on bpf_fentry_test1 (KF_SLEEPABLE; a "
+		"sleepable fentry program there: %s)",
+		fp >= 0 ? "loads" : err_name(fp));
+	LINK_ERRNO(tm_link(sp, TRACE_FENTRY_MULTI, bad_ids, NULL, 2), EINVAL,
+		   "sleepable fentry.multi on bpf_fentry_test1 and "
+		   "bpf_fentry_test2 (not sleepable)");
 	close(sp);
 }
 
-static void case_intersection(void)
+KB_CASE(intersection)
 {
 	struct attached at = { .plain = 0 };
 	uint32_t ids[NFUNC];
 	uint64_t ck[NFUNC];
 	int pe, mp, fl, ml;
 
-	for (int f = 0; f < NFUNC; f++) {
-		ids[f] = fn[f].id;
-		ck[f] = f + 1;
-	}
+	if (!ready())
+		return;
+	multi_close();
+	multi_ids(ids, ck, 1);
 	pe = count_prog(BPF_TRACE_FENTRY, fn[0].id, SLOT_FENTRY);
 	fl = pe < 0 ? pe : fentry_link(pe);
 	close_fd(pe);
 	mp = count_prog(TRACE_FENTRY_MULTI, 0, -1);
 	ml = mp < 0 ? mp : tm_link(mp, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
 	at.fentry = ml >= 0;
-	result(fl >= 0 && ml >= 0 && round_ok(&at),
-	       "intersection: an fentry link on %s (%s), then fentry.multi "
-	       "over it and the others (%s): both count every call",
-	       fn[0].name, fd_err_name(fl), fd_err_name(ml));
+	ASSERT_TRUE(fl >= 0 && ml >= 0 && round_ok(&at),
+		    "intersection: an fentry link on %s (%s), then fentry.multi "
+		    "over it and the others (%s): both count every call",
+		    fn[0].name, fd_err_name(fl), fd_err_name(ml));
 	close_fd(ml);
 	at.fentry = false;
-	result(fl >= 0 && round_ok(&at), "intersection: the multi link "
-	       "closed, the fentry link counts on");
+	ASSERT_TRUE(fl >= 0 && round_ok(&at), "intersection: the multi link "
+		    "closed, the fentry link counts on");
 	ml = mp < 0 ? mp : tm_link(mp, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
 	at.fentry = ml >= 0;
 	close_fd(fl);
 	at.plain = -1;
-	result(ml >= 0 && round_ok(&at), "intersection: multi linked again "
-	       "(%s), the fentry link closed: the multi link counts on",
-	       fd_err_name(ml));
+	ASSERT_TRUE(ml >= 0 && round_ok(&at), "intersection: multi linked "
+		    "again (%s), the fentry link closed: the multi link counts "
+		    "on", fd_err_name(ml));
 	close_fd(ml);
 	close_fd(mp);
 	at.fentry = false;
-	result(round_ok(&at), "intersection: everything closed, nothing "
-	       "counts");
+	ASSERT_TRUE(round_ok(&at), "intersection: everything closed, nothing "
+		    "counts");
 }
 
-static void case_rollback(int prog)
+KB_CASE(rollback)
 {
 	int progs[MAX_TRAMP_LINKS], links[MAX_TRAMP_LINKS], n = 0, got;
 	uint32_t ids[NFUNC];
 	size_t blen = 0, alen = 0;
 	char *before, *after;
 	int full = NFUNC - 1;	/* bpf_fentry_test6's trampoline */
+	int prog = trivial();
 
+	if (prog < 0)
+		return;
 	for (n = 0; n < MAX_TRAMP_LINKS; n++) {
 		progs[n] = ret0_prog(BPF_TRACE_FENTRY, fn[full].id, 0);
 		links[n] = progs[n] < 0 ? progs[n] : fentry_link(progs[n]);
 		if (links[n] < 0)
 			break;
 	}
-	result(n == MAX_TRAMP_LINKS, "rollback: %d fentry links on %s "
-	       "(first error %s)", n, fn[full].name,
-	       n < MAX_TRAMP_LINKS ? err_name(links[n]) : "none");
-	if (n == MAX_TRAMP_LINKS) {
-		for (int f = 0; f < NFUNC; f++)
-			ids[f] = fn[f].id;
+	if (ASSERT_EQ(n, MAX_TRAMP_LINKS, "rollback: fentry links on %s "
+		      "(first error %s)", fn[full].name,
+		      n < MAX_TRAMP_LINKS ? err_name(links[n]) : "none")) {
+		multi_ids(ids, NULL, 0);
 		before = enabled_functions(&blen);
 		got = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, NFUNC);
 		after = enabled_functions(&alen);
-		expect(got, -E2BIG, 0, "rollback: fentry.multi over 13 "
-		       "functions and the full one (last)");
-		result(same_bytes(before, blen, after, alen),
-		       "rollback: enabled_functions byte-identical after the "
-		       "failed attach (%zu bytes)", blen);
+		LINK_ERRNO(got, E2BIG, "rollback: fentry.multi over 13 "
+			   "functions and the full one (last)");
+		ASSERT_TRUE(same_bytes(before, blen, after, alen),
+			    "rollback: enabled_functions byte-identical after "
+			    "the failed attach (%zu bytes)", blen);
 		free(before);
 		free(after);
-		got = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, NFUNC - 1);
-		expect(got, 0, 0, "rollback: the 13 others attach after it");
+		LINK_OK(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, NFUNC - 1),
+			"rollback: the 13 others attach after it");
 	}
 	for (int i = 0; i <= n && i < MAX_TRAMP_LINKS; i++) {
 		close_fd(links[i]);
@@ -1151,13 +1306,13 @@ static void fault_sweep(int nth, const struct sweep *sw)
 	}
 	nth_arm(nth, 0);
 	free(before);
-	result(!bad && !exhausted,
-	       "fault injection, %s: attach failed at each of its %lu "
-	       "allocations that could fail (%lu failed cleanly, first %s; "
-	       "%lu tolerated), then detach at each of its %lu (%lu kept "
-	       "the old image): enabled_functions and the counts as before "
-	       "every time", sw->what, points[0], failed,
-	       err_name(first_err), tolerated, points[1], kept);
+	ASSERT_TRUE(!bad && !exhausted,
+		    "fault injection, %s: attach failed at each of its %lu "
+		    "allocations that could fail (%lu failed cleanly, first %s; "
+		    "%lu tolerated), then detach at each of its %lu (%lu kept "
+		    "the old image): enabled_functions and the counts as before "
+		    "every time", sw->what, points[0], failed,
+		    err_name(first_err), tolerated, points[1], kept);
 	/* a detach with nothing to allocate has nothing to fail */
 	printf("# %s: a detach reached %lu injection points\n", sw->what,
 	       points[1]);
@@ -1165,13 +1320,10 @@ static void fault_sweep(int nth, const struct sweep *sw)
 
 static int fault_multi_attach(void *arg)
 {
-	static uint32_t ids[NFUNC];
-	static uint64_t ck[NFUNC];
+	uint32_t ids[NFUNC];
+	uint64_t ck[NFUNC];
 
-	for (int f = 0; f < NFUNC; f++) {
-		ids[f] = fn[f].id;
-		ck[f] = f + 1;
-	}
+	multi_ids(ids, ck, 1);
 	return tm_link(*(int *)arg, TRACE_FENTRY_MULTI, ids, ck, NFUNC);
 }
 
@@ -1180,13 +1332,16 @@ static int fault_fentry_attach(void *arg)
 	return fentry_link(*(int *)arg);
 }
 
-static void case_faults(void)
+KB_CASE(faults)
 {
 	struct utsname u;
 	const char *what;
 	bool debug;
 	int nth, mp, pe;
 
+	if (!ready())
+		return;
+	multi_close();
 	uname(&u);
 	debug = strlen(u.release) > 6 &&
 		!strcmp(u.release + strlen(u.release) - 6, "-debug");
@@ -1194,8 +1349,8 @@ static void case_faults(void)
 	if (nth < 0) {
 		/* the plain kernels are built without fault injection */
 		if (debug)
-			result(0, "fault injection on the debug kernel %s: %s: %s",
-			       u.release, what, err_name(nth));
+			ASSERT_FD(nth, "fault injection on the debug kernel %s: %s",
+				  u.release, what);
 		else
 			skip("fault injection", "not built into this kernel "
 			     "(CONFIG_FAILSLAB is in the debug kernels: make "
@@ -1210,8 +1365,8 @@ static void case_faults(void)
 	 */
 	kmsg("kbench-fault-injection: begin tmcheck");
 	if (mp < 0 || pe < 0) {
-		result(0, "fault injection: the counting programs (%s, %s)",
-		       fd_err_name(mp), fd_err_name(pe));
+		ASSERT_TRUE(0, "fault injection: the counting programs (%s, %s)",
+			    fd_err_name(mp), fd_err_name(pe));
 	} else {
 		struct sweep multi = {
 			.what = "fentry.multi over the 14 functions",
@@ -1242,13 +1397,13 @@ static void case_faults(void)
 		 */
 		fl = fentry_link(pe);
 		if (fl < 0)
-			result(0, "fault injection: the fentry link beside the "
-			       "multi link (%s)", err_name(fl));
+			ASSERT_FD(fl, "fault injection: the fentry link beside "
+				  "the multi link");
 		else
 			fault_sweep(nth, &both);
 		close_fd(fl);
-		result(round_ok(&(struct attached){ .plain = -1 }),
-		       "fault injection: every link closed, nothing counts");
+		ASSERT_TRUE(round_ok(&(struct attached){ .plain = -1 }),
+			    "fault injection: every link closed, nothing counts");
 	}
 	kmsg("kbench-fault-injection: end");
 	close_fd(mp);
@@ -1354,8 +1509,51 @@ static long long slab_growth(const struct slabs *a, const struct slabs *b,
 	return b->total - a->total;
 }
 
-static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
-			unsigned long cycles)
+/* -c and -n: the cycles of the large link and its functions */
+static unsigned long opt_cycles = 20, opt_funcs = 1000;
+
+static int parse_opt(int opt, const char *arg)
+{
+	unsigned long v = strtoul(arg, NULL, 10);
+
+	if (!v)
+		return -1;
+	if (opt == 'c')
+		opt_cycles = v;
+	else
+		opt_funcs = v;
+	return 0;
+}
+
+KB_OPTIONS("c:n:", "[-c CYCLES] [-n FUNCS]", parse_opt);
+
+/* Once: lib/traceable.h's functions, or NULL (said once) */
+static const struct tfuncs *traceable(void)
+{
+	static struct tfuncs all;
+	static int done;	/* 1 read, -1 not */
+	int r;
+
+	if (done)
+		return done > 0 ? &all : NULL;
+	done = -1;
+	if (!ready())
+		return NULL;
+	r = traceable_funcs(&all);
+	if (r) {
+		ASSERT_OK(r, "the traceable functions");
+		return NULL;
+	}
+	printf("# traceable functions: %zu of %zu BTF functions "
+	       "(not in ftrace %zu, not once in kallsyms %zu, "
+	       "aliases %zu, prototype %zu, skipped %zu)\n", all.n,
+	       all.btf_funcs, all.not_ftrace, all.not_kallsyms,
+	       all.alias, all.proto, all.skipped);
+	done = 1;
+	return &all;
+}
+
+KB_CASE(cycles)
 {
 	/*
 	 * A leak grows with every cycle: the slab bytes may grow by this
@@ -1366,19 +1564,25 @@ static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
 	 * than the smallest object a link could leak per function)
 	 */
 	const long long tolerance = 512 * 1024;
+	const unsigned long nf = opt_funcs, cycles = opt_cycles;
 	static struct slabs s2, smid, send;
 	long long g1 = 0, g2 = 0;
 	char top1[64] = "", top2[64] = "";
-	uint32_t *ids = calloc(nf, sizeof(*ids));
+	const struct tfuncs *all = traceable();
+	int prog = trivial();
+	uint32_t *ids;
 	size_t blen = 0, alen = 0;
 	char *start, *now;
 	unsigned long c, attached = 0, same = 0;
 	int first_err = 0;
 	struct timespec t0, t1;
 
+	if (!all || prog < 0)
+		return;
+	ids = calloc(nf, sizeof(*ids));
 	if (!ids || all->n < nf) {
-		result(0, "%lu functions by lib/traceable.h's rule: %zu found",
-		       nf, all->n);
+		ASSERT_TRUE(0, "%lu functions by lib/traceable.h's rule: %zu found",
+			    nf, all->n);
 		free(ids);
 		return;
 	}
@@ -1415,19 +1619,18 @@ static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
 		g1 = slab_growth(&s2, &smid, top1, sizeof(top1));
 		g2 = slab_growth(&smid, &send, top2, sizeof(top2));
 	}
-	result(attached == cycles, "%lu cycles of fentry.multi over %lu "
-	       "functions: %lu attached (first error %s) in %.1f s", cycles,
-	       nf, attached, first_err ? err_name(first_err) : "none",
-	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
-	result(same == cycles, "after each detach enabled_functions is its "
-	       "start, byte for byte (%lu of %lu cycles, %zu bytes)", same,
-	       cycles, blen);
-	result(cycles >= 4 && s2.total >= 0 && smid.total >= 0 &&
-	       send.total >= 0 && (g1 <= tolerance || g2 <= tolerance),
-	       "slab bytes after cycles 2, %lu and %lu: %lld, %lld, %lld: "
-	       "growth %+lld (most: %s) and %+lld (most: %s), not both over "
-	       "%lld", cycles / 2 + 1, cycles, s2.total, smid.total, send.total,
-	       g1, top1, g2, top2, tolerance);
+	ASSERT_EQ(attached, cycles, "cycles of fentry.multi over %lu functions "
+		  "that attached (first error %s) in %.1f s", nf,
+		  first_err ? err_name(first_err) : "none",
+		  (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	ASSERT_EQ(same, cycles, "cycles after whose detach enabled_functions "
+		  "is its start, byte for byte (%zu bytes)", blen);
+	ASSERT_TRUE(cycles >= 4 && s2.total >= 0 && smid.total >= 0 &&
+		    send.total >= 0 && (g1 <= tolerance || g2 <= tolerance),
+		    "slab bytes after cycles 2, %lu and %lu: %lld, %lld, %lld: "
+		    "growth %+lld (most: %s) and %+lld (most: %s), not both "
+		    "over %lld", cycles / 2 + 1, cycles, s2.total, smid.total,
+		    send.total, g1, top1, g2, top2, tolerance);
 	free(start);
 	free(ids);
 }
@@ -1443,8 +1646,7 @@ static void case_cycles(int prog, const struct tfuncs *all, unsigned long nf,
  * its own (thousands, under ftrace_lock and direct_mutex). The detach
  * must take at most twice as long as one with memory, plus 200 ms.
  */
-static void case_detach_nomem(int prog, const struct tfuncs *all,
-			      unsigned long nf)
+KB_CASE(detach_nomem)
 {
 	static const char *const knob[][3] = {
 		/* file, during, after */
@@ -1455,23 +1657,28 @@ static void case_detach_nomem(int prog, const struct tfuncs *all,
 		{ DEBUGFS "/fail_page_alloc/probability", "100", "0" },
 	};
 	const size_t nk = sizeof(knob) / sizeof(knob[0]);
-	uint32_t *ids = calloc(nf, sizeof(*ids));
+	const unsigned long nf = opt_funcs > 2000 ? opt_funcs : 2000;
+	const struct tfuncs *all = traceable();
+	int prog = trivial();
+	uint32_t *ids;
 	double t[2] = { 0, 0 };
 	const char *what;
 	struct timespec t0, t1;
 	int nth, r = 0, l = -1, fp, fl, mif;
 
+	if (!all || prog < 0)
+		return;
 	nth = fault_setup(&what);
 	if (nth < 0) {
 		skip("detach without memory", "fault injection is not built "
 		     "into this kernel (make test-debug runs this case)");
-		free(ids);
 		return;
 	}
 	close(nth);
+	ids = calloc(nf, sizeof(*ids));
 	if (!ids || all->n <= nf) {
-		result(0, "detach without memory: %lu functions and one more "
-		       "(%zu found)", nf, all->n);
+		ASSERT_TRUE(0, "detach without memory: %lu functions and one "
+			    "more (%zu found)", nf, all->n);
 		free(ids);
 		return;
 	}
@@ -1486,8 +1693,8 @@ static void case_detach_nomem(int prog, const struct tfuncs *all,
 	fp = ret0_prog(BPF_TRACE_FENTRY, all->f[nf].id, 0);
 	fl = fp < 0 ? fp : fentry_link(fp);
 	if (fl < 0) {
-		result(0, "detach without memory: an fentry link on %s (%s)",
-		       all->f[nf].name, err_name(fl));
+		ASSERT_FD(fl, "detach without memory: an fentry link on %s",
+			  all->f[nf].name);
 		close_fd(fp);
 		free(ids);
 		return;
@@ -1526,13 +1733,14 @@ static void case_detach_nomem(int prog, const struct tfuncs *all,
 	close(fl);
 	close(fp);
 	if (r) {
-		result(0, "detach without memory: %s: %s", l < 0 ? "attach" :
-		       what, err_name(r));
+		ASSERT_OK(r, "detach without memory: %s",
+			  l < 0 ? "attach" : what);
 	} else {
-		result(t[1] <= 2 * t[0] + 0.2,
-		       "detach of fentry.multi over %lu functions with every "
-		       "page allocation failing: %.3f s, with memory %.3f s "
-		       "(want at most twice, + 0.2 s)", nf, t[1], t[0]);
+		ASSERT_TRUE(t[1] <= 2 * t[0] + 0.2,
+			    "detach of fentry.multi over %lu functions with "
+			    "every page allocation failing: %.3f s, with memory "
+			    "%.3f s (want at most twice, + 0.2 s)", nf, t[1],
+			    t[0]);
 	}
 	free(ids);
 }
@@ -1565,9 +1773,10 @@ static void *caller(void *arg)
  * (the calls still race with attach and detach, by preemption); the
  * case says so, and the boot wants 2 or more vCPUs for the real thing.
  */
-static void case_concurrent(int rounds)
+KB_CASE(concurrent)
 {
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), nth = 0, ok = 0, err = 0;
+	const int rounds = 50;
 	pthread_t th[64];
 	uint32_t ids[NFUNC];
 	uint64_t ck[NFUNC], total = 0, h[NR_H], after = 0;
@@ -1575,10 +1784,10 @@ static void case_concurrent(int rounds)
 	int prog;
 	cpu_set_t set;
 
-	for (int f = 0; f < NFUNC; f++) {
-		ids[f] = fn[f].id;
-		ck[f] = f + 1;
-	}
+	if (!ready())
+		return;
+	multi_close();
+	multi_ids(ids, ck, 1);
 	memset(want, 0, sizeof(want));
 	for (uint32_t s = 0; s < NSLOT; s++)
 		elem_update(hits, &s, (uint64_t[NR_H]){ 0 }, BPF_ANY);
@@ -1624,103 +1833,13 @@ static void case_concurrent(int rounds)
 	for (uint32_t s = 1; s <= NFUNC; s++)
 		if (!slot_read(s, h))
 			after += h[H_HITS];
-	result(prog >= 0 && nth > 0 && ok == rounds && total > 0 &&
-	       after == total,
-	       "%d attach/detach rounds of fentry.multi (%s) over %d "
-	       "functions while %d threads %s call them: %d attached (first "
-	       "error %s), %llu calls counted, none after the last detach "
-	       "(%llu)", rounds, fd_err_name(prog), NFUNC, nth, where, ok,
-	       err ? err_name(err) : "none", (unsigned long long)total,
-	       (unsigned long long)(after - total));
+	ASSERT_TRUE(prog >= 0 && nth > 0 && ok == rounds && total > 0 &&
+		    after == total,
+		    "%d attach/detach rounds of fentry.multi (%s) over %d "
+		    "functions while %d threads %s call them: %d attached (first "
+		    "error %s), %llu calls counted, none after the last detach "
+		    "(%llu)", rounds, fd_err_name(prog), NFUNC, nth, where, ok,
+		    err ? err_name(err) : "none", (unsigned long long)total,
+		    (unsigned long long)(after - total));
 	close_fd(prog);
-}
-
-int main(int argc, char **argv)
-{
-	unsigned long cycles = 20, nf = 1000;
-	struct name_set ks = { 0 };
-	struct tfuncs all = { 0 };
-	int opt, r, prog, fentry = -1, fexit = -1;
-	long id;
-
-	while ((opt = getopt(argc, argv, "c:n:")) != -1) {
-		switch (opt) {
-		case 'c':
-			cycles = strtoul(optarg, NULL, 10);
-			break;
-		case 'n':
-			nf = strtoul(optarg, NULL, 10);
-			break;
-		default:
-			fprintf(stderr, "usage: tmcheck [-c CYCLES] [-n FUNCS]\n");
-			return 2;
-		}
-	}
-	if (optind < argc || !cycles || !nf) {
-		fprintf(stderr, "usage: tmcheck [-c CYCLES] [-n FUNCS]\n");
-		return 2;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	self = getpid();
-
-	r = presence();
-	if (r >= 0)
-		return r;
-	r = tracefs_mount();
-	if (!r)
-		r = read_kallsyms(&ks);
-	if (!r)
-		r = resolve_funcs(&ks);
-	result(!r, "tracefs, kallsyms and the BTF ids of the %d functions "
-	       "(%s)", NFUNC, err_name(r));
-	if (r)
-		return tap_done();
-	hits = map_create(BPF_MAP_TYPE_ARRAY, 4, NR_H * 8, NSLOT, 0, 0);
-	id = btf_func_id("bpf_fentry_test1");
-	trigger = hits < 0 || id < 0 ? -ENOENT :
-		  ret0_prog(BPF_TRACE_FENTRY, id, 0);
-	r = trigger < 0 ? trigger : run_tests();
-	result(hits >= 0 && !r, "the hits map (%s) and the BPF_PROG_TEST_RUN "
-	       "trigger of bpf_fentry_test1..6 (%s)", fd_err_name(hits),
-	       err_name(r));
-	if (hits < 0 || r)
-		return tap_done();
-
-	case_fsession_and_verifier();
-	case_fentry_fexit(&fentry, &fexit);
-	close_fd(fentry);
-	close_fd(fexit);
-	result(round_ok(&(struct attached){ .plain = -1 }),
-	       "all multi links closed: nothing counts");
-
-	prog = ret0_prog(TRACE_FENTRY_MULTI, 0, 0);
-	if (prog < 0) {
-		result(0, "a trivial fentry.multi program (%s)",
-		       err_name(prog));
-		return tap_done();
-	}
-	case_errors(prog, &ks);
-	case_sleepable();
-	case_intersection();
-	case_rollback(prog);
-	case_faults();
-
-	r = traceable_funcs(&all);
-	if (r)
-		result(0, "the traceable functions (%s)", err_name(r));
-	else
-		printf("# traceable functions: %zu of %zu BTF functions "
-		       "(not in ftrace %zu, not once in kallsyms %zu, "
-		       "aliases %zu, prototype %zu, skipped %zu)\n", all.n,
-		       all.btf_funcs, all.not_ftrace, all.not_kallsyms,
-		       all.alias, all.proto, all.skipped);
-	if (!r) {
-		case_cycles(prog, &all, nf, cycles);
-		case_detach_nomem(prog, &all, nf > 2000 ? nf : 2000);
-	}
-	case_concurrent(50);
-	close(prog);
-	tfuncs_free(&all);
-	name_set_free(&ks);
-	return tap_done();
 }

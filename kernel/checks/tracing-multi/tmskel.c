@@ -5,6 +5,11 @@
  * SEC("fentry.multi/__do_sys_getp*") and SEC("fexit.multi/__do_sys_getppid")
  * programs the skeleton attaches by pattern. TAP on stdout.
  *
+ *   tmskel [-l] [-v] [-t PATTERN]...   (../lib/harness.h)
+ *
+ * A case loads and attaches the skeleton and makes the calls it needs
+ * that an earlier case would have (once), so that -t runs it alone.
+ *
  * The calls: getppid 5 times, getpgrp 3 times (raw syscalls, so libc
  * caches nothing); the fentry.multi program counts them by function
  * address and must see exactly those numbers at __do_sys_getppid and
@@ -12,8 +17,8 @@
  * the return value of the last getppid. The link's info says
  * tracing_multi. An freplace program on the fentry.multi program's global
  * subprogram is refused (EINVAL), as on an fentry program. On a kernel
- * without the link (the baseline) the skeleton does not load, and the one
- * case says the feature is absent.
+ * without the link (the baseline) the skeleton does not load, and
+ * kb_absent() says "TRACING_MULTI absent"; no case runs after it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,7 +35,7 @@
 #include <bpf/libbpf.h>
 
 #include "tmskel.skel.h"
-#include "../lib/tap.h"
+#include "../lib/harness.h"
 
 /* Whether this kernel's BTF names BPF_TRACE_FENTRY_MULTI in bpf_attach_type */
 static int kernel_names_multi(void)
@@ -174,42 +179,10 @@ static int count_struct_funcs(const char *pattern, int *matched, int *refused)
 	return 0;
 }
 
-/*
- * The pattern cases: a pattern that matches nothing is EINVAL; one that
- * matches only functions the kernel would refuse (rtc_tm_to_ktime takes
- * a struct rtc_time of 36 bytes, rtc_ktime_to_tm returns one) is EINVAL
- * from libbpf itself, before it creates a link (libbpf's "matches no
- * traceable" warning and none of a failed attach: a libbpf that let
- * rtc_tm_to_ktime through would get EINVAL from the kernel instead, with
- * "failed to attach"); "some_mod:func*" is EOPNOTSUPP.
- */
-static void pattern_cases(struct bpf_program *prog)
-{
-	const char *struct_pat = "rtc_*ktime*";
-	int err, matched, refused;
+/* The skeleton, loaded once (see loaded()) */
+static struct tmskel_bpf *skel;
 
-	err = attach_pattern(prog, "kbench_no_such_function_*");
-	result(err == -EINVAL && strstr(libbpf_msgs, "kbench_no_such_function_*"),
-	       "a pattern that matches no traceable function gives EINVAL, with a warning naming it (%s; libbpf: %s)",
-	       err_name(err), libbpf_msgs);
-
-	err = count_struct_funcs(struct_pat, &matched, &refused);
-	result(!err && matched >= 1 && refused == matched,
-	       "BTF: '%s' matches %d functions, all %d with a struct/union argument over 16 bytes or a struct/union return (%s)",
-	       struct_pat, matched, refused, err_name(err));
-	err = attach_pattern(prog, struct_pat);
-	result(err == -EINVAL && strstr(libbpf_msgs, "matches no traceable") &&
-	       !strstr(libbpf_msgs, "failed to attach"),
-	       "'%s' (only functions btf_distill_func_proto() refuses) gives EINVAL from libbpf, before any link_create (%s; libbpf: %s)",
-	       struct_pat, err_name(err), libbpf_msgs);
-
-	err = attach_pattern(prog, "some_mod:func*");
-	result(err == -EOPNOTSUPP && strstr(libbpf_msgs, "module BTF"),
-	       "a module:pattern (\"some_mod:func*\") gives EOPNOTSUPP, with a warning that module BTF is not supported (%s; libbpf: %s)",
-	       err_name(err), libbpf_msgs);
-}
-
-static unsigned long long hits_at(struct tmskel_bpf *skel, unsigned long long ip)
+static unsigned long long hits_at(unsigned long long ip)
 {
 	__u64 key = ip, val = 0;
 
@@ -220,19 +193,63 @@ static unsigned long long hits_at(struct tmskel_bpf *skel, unsigned long long ip
 }
 
 /*
+ * Once: the skeleton opened and loaded, its freplace program left out.
+ * A kernel whose BTF does not name BPF_TRACE_FENTRY_MULTI, where it does
+ * not load, lacks the feature.
+ */
+static bool loaded(void)
+{
+	static int done;	/* 1 loaded, -1 not */
+	int err = 0;
+
+	if (done)
+		return done > 0;
+	done = -1;
+	libbpf_set_print(NULL);
+	skel = tmskel_bpf__open();
+	if (!skel) {
+		err = -errno;
+	} else {
+		bpf_program__set_autoload(skel->progs.ext_tm_sub, false);
+		if (tmskel_bpf__load(skel)) {
+			err = -errno;
+			tmskel_bpf__destroy(skel);
+			skel = NULL;
+		}
+	}
+	if (err && !kernel_names_multi()) {
+		kb_absent("TRACING_MULTI", "the skeleton's fentry.multi programs do not load (%s) and the kernel's BTF has no BPF_TRACE_FENTRY_MULTI",
+			  err_name(err));
+		return false;
+	}
+	if (!ASSERT_OK(err, "the skeleton's fentry.multi and fexit.multi programs load"))
+		return false;
+	skel->bss->target_pid = getpid();
+	done = 1;
+	return true;
+}
+
+KB_CASE(load)
+{
+	loaded();
+}
+
+/*
  * An freplace program whose target is the fentry.multi program's global
  * subprogram tm_sub must not load: a multi program is not extendable,
  * as fentry/fexit are not (upstream v3).
  */
-static void freplace_refused(struct tmskel_bpf *skel)
+KB_CASE(freplace_refused)
 {
-	struct tmskel_bpf *ext = tmskel_bpf__open();
+	struct tmskel_bpf *ext;
 	struct bpf_program *p;
 	int err;
 
+	if (!loaded())
+		return;
+	ext = tmskel_bpf__open();
 	if (!ext) {
-		result(0, "a second skeleton for the freplace program (%s)",
-		       err_name(-errno));
+		ASSERT_OK(-errno, "a second skeleton for the freplace program");
 		return;
 	}
 	bpf_object__for_each_program(p, ext->obj)
@@ -242,87 +259,138 @@ static void freplace_refused(struct tmskel_bpf *skel)
 					     "tm_sub");
 	if (!err)
 		err = tmskel_bpf__load(ext) ? -errno : 0;
-	result(err == -EINVAL,
-	       "freplace on the fentry.multi program's global subprogram is refused with EINVAL (%s)",
-	       err_name(err));
+	ASSERT_ERRNO(err, EINVAL, "freplace on the fentry.multi program's global subprogram is refused");
 	tmskel_bpf__destroy(ext);
 }
 
-int main(void)
+/* Once: the skeleton attached, its programs by their patterns */
+static bool attached(void)
 {
-	unsigned long long ppid_ip, pgrp_ip;
-	struct bpf_link_info info = {};
-	__u32 info_len = sizeof(info);
-	struct tmskel_bpf *skel;
-	long ppid = 0;
-	int i, err;
+	static int done;	/* 1 attached, -1 not */
 
-	libbpf_set_print(NULL);
-	skel = tmskel_bpf__open();
-	if (skel) {
-		bpf_program__set_autoload(skel->progs.ext_tm_sub, false);
-		if (tmskel_bpf__load(skel)) {
-			err = -errno;
-			tmskel_bpf__destroy(skel);
-			skel = NULL;
-			errno = -err;
-		}
-	}
-	if (!skel) {
-		err = -errno;
-		if (!kernel_names_multi()) {
-			result(1, "tracing_multi absent on this kernel: the skeleton's fentry.multi programs do not load (%s) and its BTF has no BPF_TRACE_FENTRY_MULTI",
-			       err_name(err));
-			return tap_done();
-		}
-		result(0, "the skeleton loads on a kernel whose BTF names BPF_TRACE_FENTRY_MULTI (%s)",
-		       err_name(err));
-		return tap_done();
-	}
-	result(1, "the skeleton's fentry.multi and fexit.multi programs load");
-	skel->bss->target_pid = getpid();
-	freplace_refused(skel);
+	if (done)
+		return done > 0;
+	done = -1;
+	if (!loaded() ||
+	    !ASSERT_OK(tmskel_bpf__attach(skel), "the skeleton attaches SEC(\"fentry.multi/__do_sys_getp*\") and SEC(\"fexit.multi/__do_sys_getppid\") by pattern"))
+		return false;
+	done = 1;
+	return true;
+}
 
-	err = tmskel_bpf__attach(skel);
-	result(!err, "the skeleton attaches SEC(\"fentry.multi/__do_sys_getp*\") and SEC(\"fexit.multi/__do_sys_getppid\") by pattern (%s)",
-	       err_name(err));
-	if (err) {
-		tmskel_bpf__destroy(skel);
-		return tap_done();
-	}
+KB_CASE(attach)
+{
+	attached();
+}
 
-	for (i = 0; i < 5; i++)
+/* The calls, made once while attached: getppid 5 times, getpgrp 3 times */
+static long ppid;
+static unsigned long long ppid_ip, pgrp_ip;
+
+static bool called(void)
+{
+	static bool done;
+
+	if (!attached())
+		return false;
+	if (done)
+		return true;
+	for (int i = 0; i < 5; i++)
 		ppid = syscall(SYS_getppid);
-	for (i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++)
 		syscall(SYS_getpgrp);
-
 	ppid_ip = kallsyms_addr("__do_sys_getppid");
 	pgrp_ip = kallsyms_addr("__do_sys_getpgrp");
-	result(ppid_ip && hits_at(skel, ppid_ip) == 5,
-	       "fentry.multi counted 5 calls at __do_sys_getppid (%#llx): %llu",
-	       ppid_ip, hits_at(skel, ppid_ip));
-	result(pgrp_ip && hits_at(skel, pgrp_ip) == 3,
-	       "fentry.multi counted 3 calls at __do_sys_getpgrp (%#llx): %llu",
-	       pgrp_ip, hits_at(skel, pgrp_ip));
-	result(skel->bss->fexit_ret == (__u64)ppid && skel->bss->fexit_ip == ppid_ip,
-	       "fexit.multi saw getppid's return value %ld (got %llu at %#llx)",
-	       ppid, (unsigned long long)skel->bss->fexit_ret,
-	       (unsigned long long)skel->bss->fexit_ip);
+	done = true;
+	return true;
+}
 
+KB_CASE(counts)
+{
+	if (!called())
+		return;
+	ASSERT_EQ(hits_at(ppid_ip), 5, "fentry.multi: calls counted at __do_sys_getppid (%#llx)",
+		  ppid_ip);
+	ASSERT_EQ(hits_at(pgrp_ip), 3, "fentry.multi: calls counted at __do_sys_getpgrp (%#llx)",
+		  pgrp_ip);
+	ASSERT_TRUE(skel->bss->fexit_ret == (__u64)ppid && skel->bss->fexit_ip == ppid_ip,
+		    "fexit.multi saw getppid's return value %ld (got %llu at %#llx)",
+		    ppid, (unsigned long long)skel->bss->fexit_ret,
+		    (unsigned long long)skel->bss->fexit_ip);
+}
+
+KB_CASE(link_info)
+{
+	struct bpf_link_info info = {};
+	__u32 info_len = sizeof(info);
+	int err;
+
+	if (!attached())
+		return;
 	err = bpf_link_get_info_by_fd(bpf_link__fd(skel->links.entry_getp),
 				      &info, &info_len);
-	result(!err && info.type == BPF_LINK_TYPE_TRACING_MULTI &&
-	       info.tracing.attach_type == BPF_TRACE_FENTRY_MULTI,
-	       "the link's info says tracing_multi (type %u, attach type %u)",
-	       info.type, info.tracing.attach_type);
+	ASSERT_TRUE(!err && info.type == BPF_LINK_TYPE_TRACING_MULTI &&
+		    info.tracing.attach_type == BPF_TRACE_FENTRY_MULTI,
+		    "the link's info says tracing_multi (type %u, attach type %u)",
+		    info.type, info.tracing.attach_type);
+}
 
+KB_CASE(detach)
+{
+	if (!called())
+		return;
 	tmskel_bpf__detach(skel);
 	syscall(SYS_getppid);
-	result(hits_at(skel, ppid_ip) == 5,
-	       "after the skeleton detaches, getppid is no longer counted (%llu)",
-	       hits_at(skel, ppid_ip));
+	ASSERT_EQ(hits_at(ppid_ip), 5, "after the skeleton detaches, getppid is no longer counted: the calls at __do_sys_getppid");
+}
 
-	pattern_cases(skel->progs.entry_getp);
-	tmskel_bpf__destroy(skel);
-	return tap_done();
+/*
+ * The pattern cases: a pattern that matches nothing is EINVAL; one that
+ * matches only functions the kernel would refuse (rtc_tm_to_ktime takes
+ * a struct rtc_time of 36 bytes, rtc_ktime_to_tm returns one) is EINVAL
+ * from libbpf itself, before it creates a link (libbpf's "matches no
+ * traceable" warning and none of a failed attach: a libbpf that let
+ * rtc_tm_to_ktime through would get EINVAL from the kernel instead, with
+ * "failed to attach"); "some_mod:func*" is EOPNOTSUPP.
+ */
+KB_CASE(pattern_no_match)
+{
+	int err;
+
+	if (!loaded())
+		return;
+	err = attach_pattern(skel->progs.entry_getp, "kbench_no_such_function_*");
+	ASSERT_TRUE(err == -EINVAL && strstr(libbpf_msgs, "kbench_no_such_function_*"),
+		    "a pattern that matches no traceable function gives EINVAL, with a warning naming it (%s; libbpf: %s)",
+		    err_name(err), libbpf_msgs);
+}
+
+KB_CASE(pattern_refused)
+{
+	const char *struct_pat = "rtc_*ktime*";
+	int err, matched, refused;
+
+	if (!loaded())
+		return;
+	err = count_struct_funcs(struct_pat, &matched, &refused);
+	ASSERT_TRUE(!err && matched >= 1 && refused == matched,
+		    "BTF: '%s' matches %d functions, all %d with a struct/union argument over 16 bytes or a struct/union return (%s)",
+		    struct_pat, matched, refused, err_name(err));
+	err = attach_pattern(skel->progs.entry_getp, struct_pat);
+	ASSERT_TRUE(err == -EINVAL && strstr(libbpf_msgs, "matches no traceable") &&
+		    !strstr(libbpf_msgs, "failed to attach"),
+		    "'%s' (only functions btf_distill_func_proto() refuses) gives EINVAL from libbpf, before any link_create (%s; libbpf: %s)",
+		    struct_pat, err_name(err), libbpf_msgs);
+}
+
+KB_CASE(pattern_module)
+{
+	int err;
+
+	if (!loaded())
+		return;
+	err = attach_pattern(skel->progs.entry_getp, "some_mod:func*");
+	ASSERT_TRUE(err == -EOPNOTSUPP && strstr(libbpf_msgs, "module BTF"),
+		    "a module:pattern (\"some_mod:func*\") gives EOPNOTSUPP, with a warning that module BTF is not supported (%s; libbpf: %s)",
+		    err_name(err), libbpf_msgs);
 }
