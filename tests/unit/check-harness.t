@@ -115,13 +115,16 @@ want="${want}rhash/probe rhash/create_errors rhash/memcg rhash/memcg_full rhash/
 want="${want}rhash/probe rhash/prog_key8 rhash/prog_key12 rhash/iter rhash/iter_lost rhash/perf rhash/sched_key8 rhash/sched_key12 "
 want="${want}rhash/create rhash/memlock_model rhash/stress rhash/final_walk rhash/final_batch rhash/final_lookups rhash/delete_all "
 want="${want}proc-interrupts/parse proc-interrupts/statsum proc-interrupts/percpu "
+want="${want}tracing-multi/presence tracing-multi/fsession_and_verifier tracing-multi/fentry_multi tracing-multi/fexit_multi tracing-multi/test_run_by_multi tracing-multi/fexit_detach tracing-multi/all_closed tracing-multi/errors_attr tracing-multi/errors_duplicate tracing-multi/errors_ids tracing-multi/errors_notrace tracing-multi/sleepable tracing-multi/intersection tracing-multi/rollback tracing-multi/faults tracing-multi/cycles tracing-multi/detach_nomem tracing-multi/concurrent "
+want="${want}tracing-multi/presence tracing-multi/sets_explained tracing-multi/ours_attaches tracing-multi/upstream_rest_attaches tracing-multi/refused_outside_ours tracing-multi/refusals_explained tracing-multi/totals "
 got=""
-for c in common-attrs/commonattrs ftrace-direct/directcheck rhash/rhashcheck rhash/rhashprog rhash/rhashstress proc-interrupts/irqcheck; do
+for c in common-attrs/commonattrs ftrace-direct/directcheck rhash/rhashcheck rhash/rhashprog rhash/rhashstress proc-interrupts/irqcheck tracing-multi/tmcheck tracing-multi/tmall; do
 	if cc_check "$tmp/${c##*/}" "$top/kernel/checks/$c.c" 2>"$tmp/cc.err"; then
 		got="$got$("$tmp/${c##*/}" -l | tr '\n' ' ')"
 	else
 		got="$got(kernel/checks/$c.c does not build: $(head -n 3 "$tmp/cc.err")) "
 	fi
 done
-is "commonattrs, directcheck, rhash's programs and irqcheck register their cases with KB_CASE, in the order they ran before the harness" "$got" "$want"
+# (tmskel, a libbpf skeleton's user, does not build on the host alone)
+is "commonattrs, directcheck, rhash's programs, irqcheck, tmcheck and tmall register their cases with KB_CASE, in the order they ran before the harness" "$got" "$want"
 exit "$fail"
