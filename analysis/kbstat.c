@@ -1440,43 +1440,34 @@ static int cmd_floor(int argc, char **argv)
 
 /* ---- summary tables ---- */
 
-#define NCOLS 9
-
-static void print_cells(char *const *cell, const size_t *wid, int md)
+/* summary.md's table t (model.c's columns) of the rows ord[from, to). */
+static void md_table(const struct results *rs, const size_t *ord, size_t from,
+		     size_t to, unsigned t)
 {
-	size_t c;
+	const struct column **col;
+	char b[512];
+	size_t i, k, n = 0;
 
-	for (c = 0; c < NCOLS; c++) {
-		/* numbers right-aligned, text left-aligned */
-		int right = c >= 3 && c <= 6;
-
-		if (md)
-			printf("| %s ", cell[c]);
-		else if (c + 1 == NCOLS)
-			fputs(cell[c], stdout);
-		else
-			printf(right ? "%*s  " : "%-*s  ", (int)wid[c], cell[c]);
+	for (k = 0; columns[k].key; k++)
+		;
+	col = xmalloc(k * sizeof(*col));
+	for (k = 0; columns[k].key; k++)
+		if (column_shown(&columns[k], t, rs))
+			col[n++] = &columns[k];
+	for (k = 0; k < n; k++) {
+		column_head(col[k], t, rs, b, sizeof(b));
+		printf("| %s ", b);
 	}
-	puts(md ? "|" : "");
-}
-
-static void print_rule(const size_t *wid, int md)
-{
-	size_t c, i;
-
-	for (c = 0; c < NCOLS; c++) {
-		int right = c >= 3 && c <= 6;
-
-		if (md) {
-			printf("|%s", right ? "---:" : "---");
-		} else {
-			for (i = 0; i < wid[c]; i++)
-				putchar('-');
-			if (c + 1 < NCOLS)
-				fputs("  ", stdout);
-		}
+	puts("|");
+	for (k = 0; k < n; k++)
+		printf("|%s", col[k]->num ? "---:" : "---");
+	puts("|");
+	for (i = from; i < to; i++) {
+		for (k = 0; k < n; k++)
+			printf("| %s ", column_cell(col[k], &rs->row[ord[i]], b, sizeof(b)));
+		puts("|");
 	}
-	puts(md ? "|" : "");
+	free(col);
 }
 
 #define MAX_COVERS 16
@@ -1486,8 +1477,7 @@ static int cmd_summary(int argc, char **argv)
 	struct opts o = { 0 };
 	const json_t *warns, *fails;
 	struct results rs;
-	char *(*cell)[NCOLS], *hdr[NCOLS], buf[512], ratio_hdr[64];
-	size_t wid[NCOLS] = { 0 }, nsec[4] = { 0 }, i, c, nclock = 0, *ord;
+	size_t nsec[4] = { 0 }, i, c, nclock = 0, *ord;
 	const char *clocks[4];
 	int md, sec;
 
@@ -1521,46 +1511,11 @@ static int cmd_summary(int argc, char **argv)
 	}
 	if (results_load(o.run, o.rundir, &rs) || (o.rundir && primary_load(o.rundir, &pt)))
 		return 1;
-	hdr[0] = "workload";
-	hdr[1] = "point";
-	hdr[2] = "metric";
-	hdr[3] = (char *)rs.base;
-	hdr[4] = (char *)rs.new;
-	method_ratio_head(rs.j, ratio_hdr, sizeof(ratio_hdr));
-	hdr[5] = ratio_hdr;
-	hdr[6] = "p (BH)";
-	hdr[7] = "verdict";
-	hdr[8] = "clock";
-	for (c = 0; c < NCOLS; c++)
-		wid[c] = strlen(hdr[c]);
-	cell = xmalloc((rs.n + 1) * sizeof(*cell));
 	for (i = 0; i < rs.n; i++) {
 		const struct row *r = &rs.row[i];
-		struct cells rc;
 		size_t k;
 
 		nsec[r->sec]++;
-		if (*r->variant)
-			snprintf(buf, sizeof(buf), "%s/%s", r->workload, r->variant);
-		else
-			snprintf(buf, sizeof(buf), "%s", r->workload);
-		cell[i][0] = xstrdup(buf);
-		cell[i][1] = xstrdup(r->point);
-		if (*r->unit)
-			snprintf(buf, sizeof(buf), "%s (%s)", r->metric, r->unit);
-		else
-			snprintf(buf, sizeof(buf), "%s", r->metric);
-		cell[i][2] = xstrdup(buf);
-		row_cells(r, &rc);
-		cell[i][3] = xstrdup(rc.base_med);
-		cell[i][4] = xstrdup(rc.new_med);
-		cell[i][5] = xstrdup(rc.est);
-		cell[i][6] = xstrdup(rc.p_adj);
-		cell[i][7] = xstrdup(r->verdict);
-		cell[i][8] = xstrdup(r->clock);
-		for (c = 0; c < NCOLS; c++)
-			if (strlen(cell[i][c]) > wid[c])
-				wid[c] = strlen(cell[i][c]);
 		for (k = 0; k < nclock && strcmp(clocks[k], r->clock); k++)
 			;
 		if (k == nclock && nclock < 4)
@@ -1573,10 +1528,9 @@ static int cmd_summary(int argc, char **argv)
 		goto notes;
 	}
 	if (rs.kernel)
-		printf("%skbench: variant %s vs %s on %s\n\n", md ? "## " : "",
-		       rs.new, rs.base, rs.kernel);
+		printf("## kbench: variant %s vs %s on %s\n\n", rs.new, rs.base, rs.kernel);
 	else
-		printf("%skbench: %s vs %s\n\n", md ? "## " : "", rs.new, rs.base);
+		printf("## kbench: %s vs %s\n\n", rs.new, rs.base);
 	/*
 	 * Primary metrics (the workload files' "primary =") first, then the
 	 * variant comparisons' cover tables, then the other judged ones; a
@@ -1588,13 +1542,9 @@ static int cmd_summary(int argc, char **argv)
 		if (!nsec[sec] && (sec == SEC_JUDGED || nsec[SEC_JUDGED]))
 			continue;
 		if (nsec[SEC_PRIMARY] && nsec[SEC_JUDGED])
-			printf("%s%s:\n%s", md ? "### " : "",
-			       sec == SEC_PRIMARY ? "primary metrics" : "other metrics",
-			       md ? "\n" : "");
-		print_cells(hdr, wid, md);
-		print_rule(wid, md);
-		for (; i < end; i++)
-			print_cells(cell[ord[i]], wid, md);
+			printf("### %s:\n\n", sec == SEC_PRIMARY ? "primary metrics" : "other metrics");
+		md_table(&rs, ord, i, end, T_MD);
+		i = end;
 		putchar('\n');
 		for (c = 0; sec == SEC_PRIMARY && c < ncover; c++) {
 			size_t k;
@@ -1607,42 +1557,18 @@ static int cmd_summary(int argc, char **argv)
 		}
 	}
 	/* informational metrics: both kernels' medians, after the verdicts */
-	for (c = 0; i < nsec[SEC_PRIMARY] + nsec[SEC_JUDGED] + nsec[SEC_INFO]; i++) {
-		char *const *ce = cell[ord[i]];
-
-		if (!c++) {
-			printf("%sinformational (medians side by side, never judged):\n%s",
-			       md ? "" : "", md ? "\n| workload | point | metric | " : "");
-			if (md)
-				printf("%s | %s |\n|---|---|---|---:|---:|\n", hdr[3], hdr[4]);
-		}
-		if (md)
-			printf("| %s | %s | %s | %s | %s |\n", ce[0], ce[1], ce[2],
-			       ce[3], ce[4]);
-		else
-			printf("  %-*s  %-*s  %-*s  %*s  %*s\n", (int)wid[0], ce[0],
-			       (int)wid[1], ce[1], (int)wid[2], ce[2],
-			       (int)wid[3], ce[3], (int)wid[4], ce[4]);
-	}
-	if (c)
+	if (nsec[SEC_INFO]) {
+		puts("informational (medians side by side, never judged):\n");
+		md_table(&rs, ord, i, i + nsec[SEC_INFO], T_MD_INFO);
 		putchar('\n');
+	}
+	i += nsec[SEC_INFO];
 	/* n/a: a kernel lacks the variant; listed with why, never judged */
-	for (c = 0; i < rs.n; i++) {
-		const struct row *r = &rs.row[ord[i]];
-		char *const *ce = cell[ord[i]];
-
-		if (!c++)
-			printf("%sn/a (a kernel lacks the variant: not a failure, never tested):\n%s",
-			       md ? "### " : "",
-			       md ? "\n| workload | point | metric | why |\n|---|---|---|---|\n" : "");
-		if (md)
-			printf("| %s | %s | %s | %s |\n", ce[0], ce[1], ce[2], r->why ? r->why : "");
-		else
-			printf("  %-*s  %-*s  %-*s  %s\n", (int)wid[0], ce[0],
-			       (int)wid[1], ce[1], (int)wid[2], ce[2], r->why ? r->why : "");
-	}
-	if (c)
+	if (nsec[SEC_NA]) {
+		puts("### n/a (a kernel lacks the variant: not a failure, never tested):\n");
+		md_table(&rs, ord, i, rs.n, T_MD_NA);
 		putchar('\n');
+	}
 notes:
 	method_notes(stdout, &rs, md ? VIEW_MD : VIEW_TXT);
 	if (!md)

@@ -12,6 +12,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,6 @@
 #include "variants.h"
 
 #define WIDTH 80
-#define NMAIL 6			/* point, base, new, ratio [CI], verdict */
 
 /* n zeroed bytes; out of memory is fatal, as for xmalloc */
 static char *xcalloc(size_t n)
@@ -102,71 +102,92 @@ static void split_point(const char *point, const struct row *const *g, size_t n,
 	}
 }
 
-/* A group's rows: point (left), numbers (right), verdict (left). */
-static void print_group(const struct row *const *g, size_t n, int info,
+/* One cell, padded to w unless last: numbers right, text left. */
+static void put_cell(const struct column *c, const char *s, size_t w, int last)
+{
+	if (c->num)
+		printf("%*s", (int)w, s);
+	else
+		printf("%-*s", last ? 0 : (int)w, s);
+}
+
+/*
+ * A group's rows in the columns of the model's txt table (model.c),
+ * under a title that says what every row of the group shares. A column
+ * with nothing in it is left out; a point too wide for its row goes on
+ * a line of its own above the numbers.
+ */
+static void print_group(const struct row *const *g, size_t n,
 			const struct results *rs)
 {
-	char title[1024], common[512], point[512], head[64];
-	struct cells rc;
-	char *(*cell)[NMAIL] = xmalloc(n * sizeof(*cell));
-	size_t wid[NMAIL] = { 0 }, i, c, ncol = info ? 3 : 5, total;
+	char title[1024], common[512], point[512], b[512];
+	const struct column **col;
+	char **cell, **head;
+	size_t *wid, ncol = 0, i, c, pc = SIZE_MAX, total = 2, last;
 	int split;
 	const struct row *r0 = g[0];
 
+	for (c = 0; columns[c].key; c++)
+		ncol += column_shown(&columns[c], T_TXT, rs);
+	col = xmalloc(ncol * sizeof(*col));
+	head = xmalloc(ncol * sizeof(*head));
+	wid = xmalloc(ncol * sizeof(*wid));
+	cell = xmalloc(n * ncol * sizeof(*cell));
+	for (c = ncol = 0; columns[c].key; c++) {
+		if (!column_shown(&columns[c], T_TXT, rs))
+			continue;
+		col[ncol] = &columns[c];
+		column_head(&columns[c], T_TXT, rs, b, sizeof(b));
+		head[ncol] = xstrdup(b);
+		wid[ncol] = strlen(b);
+		/* the group's title says the parameters every point shares */
+		if (!strcmp(columns[c].key, "point"))
+			pc = ncol;
+		ncol++;
+	}
 	for (i = 0; i < n; i++) {
-		const struct row *r = g[i];
+		split_point(g[i]->point, g, n, point, sizeof(point), common, sizeof(common));
+		for (c = 0; c < ncol; c++) {
+			const char *s = c == pc ? point : column_cell(col[c], g[i], b, sizeof(b));
 
-		split_point(r->point, g, n, point, sizeof(point), common, sizeof(common));
-		row_cells(r, &rc);
-		cell[i][0] = xstrdup(point);
-		cell[i][1] = xstrdup(rc.base_med);
-		cell[i][2] = xstrdup(rc.new_med);
-		cell[i][3] = xstrdup(rc.est);
-		cell[i][4] = xstrdup(r->verdict);
+			cell[i * ncol + c] = xstrdup(s);
+			if (strlen(s) > wid[c])
+				wid[c] = strlen(s);
+		}
 	}
 	snprintf(title, sizeof(title), "%s%s%s: %s (%s%s%s is better, %s)%s%s",
 		 r0->workload, *r0->variant ? "/" : "", r0->variant, r0->metric,
-		 r0->unit, *r0->unit ? ", " : "", info ? "none" : r0->better,
-		 r0->clock, *common ? " at " : "", common);
-	if (info)
-		snprintf(title, sizeof(title), "%s%s%s: %s (%s%s%s)%s%s", r0->workload,
-			 *r0->variant ? "/" : "", r0->variant, r0->metric, r0->unit,
-			 *r0->unit ? ", " : "", r0->clock, *common ? " at " : "", common);
+		 r0->unit, *r0->unit ? ", " : "", r0->better, r0->clock,
+		 *common ? " at " : "", common);
 	text_wrap(stdout, "", "    ", title, WIDTH);
-	wid[0] = 0;
-	method_ratio_head(rs->j, head, sizeof(head));
-	wid[1] = strlen(rs->base);
-	wid[2] = strlen(rs->new);
-	wid[3] = strlen(head);
-	wid[4] = 0;
-	for (i = 0; i < n; i++)
-		for (c = 0; c < ncol; c++)
-			if (strlen(cell[i][c]) > wid[c])
-				wid[c] = strlen(cell[i][c]);
-	total = 2;
+	/* a line wider than 80 columns: the point goes on a line of its own */
 	for (c = 0; c < ncol; c++)
-		total += wid[c] + 2;
-	/* too wide: the point goes on a line of its own above its numbers */
-	split = total > WIDTH + 2 && wid[0];
-	printf("  %-*s", split ? 0 : (int)wid[0], split ? "" : "");
-	printf("%s%*s  %*s", wid[0] && !split ? "  " : "", (int)wid[1], rs->base,
-	       (int)wid[2], rs->new);
-	if (!info)
-		printf("  %*s  verdict", (int)wid[3], head);
-	putchar('\n');
-	for (i = 0; i < n; i++) {
-		if (split)
-			printf("  %s\n  ", cell[i][0]);
-		else
-			printf("  %-*s%s", (int)wid[0], cell[i][0], wid[0] ? "  " : "");
-		printf("%*s  %*s", (int)wid[1], cell[i][1], (int)wid[2], cell[i][2]);
-		if (!info)
-			printf("  %*s  %s", (int)wid[3], cell[i][3], cell[i][4]);
+		total += wid[c] ? wid[c] + 2 : 0;
+	split = pc != SIZE_MAX && total > WIDTH + 2 && wid[pc];
+	for (last = ncol; last > 0 && (!wid[last - 1] || (split && last - 1 == pc)); last--)
+		;
+	/* the head (i == 0), then each row */
+	for (i = 0; i <= n; i++) {
+		char **line = i ? &cell[(i - 1) * ncol] : head;
+
+		if (i && split)
+			printf("  %s\n", line[pc]);
+		for (c = 0; c < last; c++) {
+			if (!wid[c] || (split && c == pc))
+				continue;
+			fputs("  ", stdout);
+			put_cell(col[c], line[c], wid[c], c + 1 == last);
+		}
 		putchar('\n');
-		for (c = 0; c < 5; c++)
-			free(cell[i][c]);
 	}
+	for (i = 0; i < n * ncol; i++)
+		free(cell[i]);
+	for (c = 0; c < ncol; c++)
+		free(head[c]);
 	free(cell);
+	free(head);
+	free(wid);
+	free(col);
 }
 
 /*
@@ -195,7 +216,7 @@ static size_t print_section(const struct results *rs, const size_t *ord,
 		}
 		if (groups++)
 			putchar('\n');
-		print_group(g, n, sec == SEC_INFO, rs);
+		print_group(g, n, rs);
 	}
 	free(g);
 	return groups;

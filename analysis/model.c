@@ -166,27 +166,6 @@ void method_notes(FILE *f, const struct results *rs, enum view v)
 	note_out(f, v, b);
 }
 
-void row_cells(const struct row *r, struct cells *c)
-{
-	const json_t *g0 = json_get(r->r, "base"), *g1 = json_get(r->r, "new");
-	char e[160];
-
-	snprintf(c->n, sizeof(c->n), "%.0f/%.0f", json_num(g0, "n"), json_num(g1, "n"));
-	fmt_pair_est(c->base, c->new, sizeof(c->base), r->med, r->lo, r->hi);
-	fmt_pair(c->base_med, c->new_med, sizeof(c->base_med), r->med, r->lo, r->hi);
-	fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
-		json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
-	snprintf(c->est, sizeof(c->est), "%s%s",
-		 !strcmp(r->scale, "difference") && strcmp(e, "-") ? "diff " : "", e);
-	fmt_p(c->p, sizeof(c->p), json_num(r->r, "p"));
-	fmt_p(c->p_adj, sizeof(c->p_adj), json_num(r->r, "p_adj"));
-	if (isnan(json_num(r->r, "min_effect")))
-		snprintf(c->min_effect, sizeof(c->min_effect), "-");
-	else
-		snprintf(c->min_effect, sizeof(c->min_effect), "%.3g%%",
-			 json_num(r->r, "min_effect") * 100);
-}
-
 static const char *const sec_names[] = {
 	[SEC_PRIMARY] = "primary",
 	[SEC_JUDGED] = "judged",
@@ -241,50 +220,247 @@ static json_t *method_json(const struct results *rs)
 			 "notes", notes_json(rs));
 }
 
+/* ---- the columns ---- */
+
+/* a string of the row's, or formatted into b: a column's cell */
+#define ROW_CELL(name, expr) \
+	static const char *c_##name(const struct row *r, char *b, size_t n) \
+	{ (void)b; (void)n; return (expr); }
+ROW_CELL(section, section_name(r->sec))
+ROW_CELL(workload, r->workload)
+ROW_CELL(variant, r->variant)
+ROW_CELL(point, r->point)
+ROW_CELL(metric, r->metric)
+ROW_CELL(unit, r->unit)
+ROW_CELL(better, r->better)
+ROW_CELL(verdict, r->verdict)
+ROW_CELL(why, r->why)
+ROW_CELL(clock, r->clock)
+ROW_CELL(floor_source, json_str(r->r, "floor_source"))
+
+/* "workload/variant" */
+static const char *c_label(const struct row *r, char *b, size_t n)
+{
+	snprintf(b, n, "%s%s%s", r->workload, *r->variant ? "/" : "", r->variant);
+	return b;
+}
+
+/* "metric (unit)" */
+static const char *c_metric_unit(const struct row *r, char *b, size_t n)
+{
+	snprintf(b, n, *r->unit ? "%s (%s)" : "%s", r->metric, r->unit);
+	return b;
+}
+
+/* the direction, and whether the metric leads the report */
+static const char *c_better_primary(const struct row *r, char *b, size_t n)
+{
+	snprintf(b, n, "%s%s", r->better, r->sec == SEC_PRIMARY ? ", primary" : "");
+	return b;
+}
+
+static const char *c_n(const struct row *r, char *b, size_t n)
+{
+	snprintf(b, n, "%.0f/%.0f", json_num(json_get(r->r, "base"), "n"),
+		 json_num(json_get(r->r, "new"), "n"));
+	return b;
+}
+
+/* One side's median (with its interval if ci) at the digits of the pair. */
+static const char *side(const struct row *r, int s, int ci, char *b, size_t n)
+{
+	char x[2][160];
+
+	if (ci)
+		fmt_pair_est(x[0], x[1], sizeof(x[0]), r->med, r->lo, r->hi);
+	else
+		fmt_pair(x[0], x[1], sizeof(x[0]), r->med, r->lo, r->hi);
+	snprintf(b, n, "%s", x[s]);
+	return b;
+}
+
+ROW_CELL(base_median, side(r, 0, 0, b, n))
+ROW_CELL(new_median, side(r, 1, 0, b, n))
+ROW_CELL(base, side(r, 0, 1, b, n))
+ROW_CELL(new, side(r, 1, 1, b, n))
+
+/* the ratio [CI], or "diff " the difference [CI] */
+static const char *c_estimate(const struct row *r, char *b, size_t n)
+{
+	char e[160];
+
+	fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
+		json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
+	snprintf(b, n, "%s%s",
+		 !strcmp(r->scale, "difference") && strcmp(e, "-") ? "diff " : "", e);
+	return b;
+}
+
+static const char *c_p(const struct row *r, char *b, size_t n)
+{
+	fmt_p(b, n, json_num(r->r, "p"));
+	return b;
+}
+
+static const char *c_p_adj(const struct row *r, char *b, size_t n)
+{
+	fmt_p(b, n, json_num(r->r, "p_adj"));
+	return b;
+}
+
+static const char *c_min_effect(const struct row *r, char *b, size_t n)
+{
+	double me = json_num(r->r, "min_effect");
+
+	if (isnan(me))
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, "%.3g%%", me * 100);
+	return b;
+}
+
+/* the minimum effect and where it came from: "1% (floor)" */
+static const char *c_min_effect_floor(const struct row *r, char *b, size_t n)
+{
+	char me[32];
+	const char *fs = json_str(r->r, "floor_source");
+
+	snprintf(b, n, "%s (%s)", c_min_effect(r, me, sizeof(me)), fs ? fs : "");
+	return b;
+}
+
+#define MD_ALL (T_MD | T_MD_INFO | T_MD_NA)
+#define HTML_ALL (T_HTML | T_HTML_HEAD | T_HTML_INFO | T_HTML_NA)
+
 /*
- * A row's fields in the model, in the order of kbstat table rows' TSV
- * columns (report.sh's awk reads them by the header's names).
+ * Every column of the model, in the order the tables show them. A new
+ * statistic is one line here (its key, head, tables and cell): kbstat
+ * model and kbstat table rows carry it, and the tables named show it.
  */
-const char *const model_columns[] = {
-	"section", "workload", "variant", "point", "metric", "unit", "better",
-	"n", "base", "new", "estimate", "p", "p_adj", "min_effect",
-	"floor_source", "verdict", "why", "clock", "base_median", "new_median",
-	NULL
+const struct column columns[] = {
+	{ "section", NULL, NULL, 0, 0, 0, NULL, c_section },
+	{ "workload", "workload", NULL, T_HTML | T_HTML_INFO | T_HTML_NA, 0, 0, NULL, c_workload },
+	{ "label", "workload", NULL, MD_ALL, 0, 0, NULL, c_label },
+	{ "variant", "variant", NULL, HTML_ALL, 0, 0, NULL, c_variant },
+	{ "point", "point", "", MD_ALL | T_TXT | HTML_ALL, 0, 0, NULL, c_point },
+	{ "metric", "metric", NULL, T_HTML_INFO | T_HTML_NA, 0, 0, NULL, c_metric },
+	{ "unit", "unit", NULL, T_HTML_INFO, 0, 0, NULL, c_unit },
+	{ "metric_unit", "metric", NULL, MD_ALL | T_HTML | T_HTML_HEAD, 0, 0, NULL, c_metric_unit },
+	{ "better", "better", NULL, 0, 0, 0, NULL, c_better },
+	{ "better_primary", "better", NULL, T_HTML, 0, 0, NULL, c_better_primary },
+	{ "n", "n", NULL, T_HTML, 0, 1, NULL, c_n },
+	{ "base_median", "%B", NULL, T_MD | T_MD_INFO | T_TXT, 0, 1, NULL, c_base_median },
+	{ "new_median", "%N", NULL, T_MD | T_MD_INFO | T_TXT, 0, 1, NULL, c_new_median },
+	{ "base", "%B median [%C]", NULL, HTML_ALL, 0, 1, NULL, c_base },
+	{ "new", "%N median [%C]", NULL, HTML_ALL, 0, 1, NULL, c_new },
+	{ "estimate", "ratio [%C]", NULL, T_MD | T_TXT | T_HTML | T_HTML_HEAD, 0, 1, NULL, c_estimate },
+	{ "p", "p", NULL, T_HTML, 0, 1, NULL, c_p },
+	{ "p_adj", "p (BH)", NULL, T_MD | T_HTML, 0, 1, NULL, c_p_adj },
+	{ "min_effect", "min effect", NULL, 0, 0, 1, NULL, c_min_effect },
+	{ "floor_source", "floor", NULL, 0, 0, 0, NULL, c_floor_source },
+	{ "min_effect_floor", "min effect", NULL, T_HTML, 0, 1, NULL, c_min_effect_floor },
+	{ "verdict", "verdict", NULL, T_MD | T_TXT | T_HTML | T_HTML_HEAD, 0, 0, "why", c_verdict },
+	{ "why", "why", NULL, T_MD_NA | T_HTML_NA, 0, 0, NULL, c_why },
+	{ "clock", "clock", NULL, T_MD | T_HTML, T_HTML, 0, NULL, c_clock },
+	{ NULL, NULL, NULL, 0, 0, 0, NULL, NULL }
 };
+
+static const char *const table_names[] = {
+	"md", "md-info", "md-na", "txt", "html", "html-headline", "html-info", "html-na",
+};
+
+const char *table_name(unsigned t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(table_names) / sizeof(table_names[0]); i++)
+		if (t == 1u << i)
+			return table_names[i];
+	return "?";
+}
+
+void column_head(const struct column *c, unsigned t, const struct results *rs,
+		 char *b, size_t n)
+{
+	const char *h = t == T_TXT && c->head_txt ? c->head_txt : c->head;
+	size_t len = 0;
+	struct method m;
+	char ci[32];
+
+	method_read(rs->j, &m);
+	method_ci(&m, ci, sizeof(ci));
+	*b = 0;
+	for (; h && *h && len + 1 < n; h++) {
+		if (*h == '%' && h[1] && strchr("BNC", h[1])) {
+			h++;
+			len += snprintf(b + len, n - len, "%s",
+					*h == 'B' ? rs->base : *h == 'N' ? rs->new : ci);
+		} else {
+			b[len++] = *h;
+			b[len] = 0;
+		}
+	}
+}
+
+int column_shown(const struct column *c, unsigned t, const struct results *rs)
+{
+	char b0[256], b1[256];
+	size_t i;
+
+	if (!(c->tables & t))
+		return 0;
+	if (!(c->varies & t))
+		return 1;
+	for (i = 1; i < rs->n; i++)
+		if (strcmp(column_cell(c, &rs->row[0], b0, sizeof(b0)),
+			   column_cell(c, &rs->row[i], b1, sizeof(b1))))
+			return 1;
+	return 0;
+}
+
+const char *column_cell(const struct column *c, const struct row *r, char *b, size_t n)
+{
+	const char *s = c->cell(r, b, n);
+
+	return s ? s : "";
+}
 
 json_t *model_row(const struct row *r)
 {
-	struct cells c;
-	const char *fs = json_str(r->r, "floor_source");
-	const char *v[sizeof(model_columns) / sizeof(model_columns[0])];
 	json_t *o = json_object();
+	char b[512];
 	size_t i;
 
-	row_cells(r, &c);
-	i = 0;
-	v[i++] = section_name(r->sec);
-	v[i++] = r->workload;
-	v[i++] = r->variant;
-	v[i++] = r->point;
-	v[i++] = r->metric;
-	v[i++] = r->unit;
-	v[i++] = r->better;
-	v[i++] = c.n;
-	v[i++] = c.base;
-	v[i++] = c.new;
-	v[i++] = c.est;
-	v[i++] = c.p;
-	v[i++] = c.p_adj;
-	v[i++] = c.min_effect;
-	v[i++] = fs;
-	v[i++] = r->verdict;
-	v[i++] = r->why;
-	v[i++] = r->clock;
-	v[i++] = c.base_med;
-	v[i++] = c.new_med;
-	for (i = 0; model_columns[i]; i++)
-		json_object_set_new(o, model_columns[i], json_string(v[i] ? v[i] : ""));
+	for (i = 0; columns[i].key; i++)
+		json_object_set_new(o, columns[i].key,
+				    json_string(column_cell(&columns[i], r, b, sizeof(b))));
 	return o;
+}
+
+/* The columns as this run's tables show them: key, head, tables, ... */
+static json_t *columns_json(const struct results *rs)
+{
+	json_t *a = json_array();
+	char h[256];
+	size_t i, t;
+
+	for (i = 0; columns[i].key; i++) {
+		const struct column *c = &columns[i];
+		json_t *o, *tabs = json_array();
+
+		for (t = 1; t & T_ALL; t <<= 1)
+			if (column_shown(c, t, rs))
+				json_array_append_new(tabs, json_string(table_name(t)));
+		column_head(c, T_MD, rs, h, sizeof(h));
+		o = json_pack("{s:s, s:s, s:o, s:s}", "key", c->key, "head", h,
+			      "tables", tabs, "align", c->num ? "right" : "left");
+		if (c->head_txt)
+			json_object_set_new(o, "head_txt", json_string(c->head_txt));
+		if (c->fold)
+			json_object_set_new(o, "fold", json_string(c->fold));
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 int cmd_model(int argc, char **argv)
@@ -308,10 +484,11 @@ int cmd_model(int argc, char **argv)
 	for (i = 0; i < rs.n; i++)
 		json_array_append_new(rows, model_row(&rs.row[o[i]]));
 	free(o);
-	m = json_pack("{s:s, s:i, s:s, s:s, s:s?, s:o, s:o}",
-		      "kind", "kbench-report-model", "version", 1,
+	m = json_pack("{s:s, s:i, s:s, s:s, s:s?, s:o, s:o, s:o}",
+		      "kind", "kbench-report-model", "version", 2,
 		      "base", rs.base, "new", rs.new, "kernel", rs.kernel,
-		      "method", method_json(&rs), "rows", rows);
+		      "method", method_json(&rs), "columns", columns_json(&rs),
+		      "rows", rows);
 	rc = !m || json_dumpf(m, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) || puts("") == EOF;
 	json_decref(m);
 	results_free(&rs);

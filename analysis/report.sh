@@ -153,6 +153,8 @@ while IFS=$'\t' read -r vk vb vn vw; do
 		"$kbstat" summary "$tmp/$vc.json" --run "$run" --format "$fmt" >"$tmp/$vc.$fmt"
 	done
 	"$kbstat" table rows "$tmp/$vc.json" --run "$run" >"$tmp/$vc.rows.tsv"
+	"$kbstat" model "$tmp/$vc.json" --run "$run" >"$tmp/$vc.model.json" ||
+		kb_die "kbstat model failed on $vc"
 	vcs+=("$vc")
 	vc_title[$vc]="variant $vn vs $vb on $vk"
 	# its ratio chart per workload: chart-<vc>-ratio-<workload>
@@ -352,20 +354,21 @@ inline_svg() {
 		-e "s/href='#([^']+)'/href='#$2-\\1'/g"
 }
 
-# Table rows from rows.tsv (kbstat table rows; its header names the
-# columns), escaped for HTML. MODE: headline (one workload's primary
-# rows), judged (every judged row, primary first), info or na (a kernel
-# lacks the variant). ROWS: another rows file (a variant comparison's).
-rows_html() {
-	awk -F'\t' -v mode="$1" -v want="${2:-}" -v clocks="$nclocks" '
+# An HTML table's head and rows: TABLE (html: every judged row, primary
+# first; html-headline: WORKLOAD's primary rows; html-info; html-na) in
+# the columns, order and heads the model gives it (MODEL: kbstat model's
+# "columns"), the cells from ROWS (kbstat table rows, by its header's
+# names), escaped for HTML.
+table_html() {
+	jq -r --arg t "$1" '.columns[] | select(.tables | index($t)) |
+		[.key, .head, .align, .fold // ""] | @tsv' "$2" >"$tmp/columns.tsv" ||
+		kb_die "$2: no columns for table $1 (kbstat model)"
+	awk -F'\t' -v mode="$1" -v want="${4:-}" '
 	function h(s) {
 		gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
 		gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
 		return s
 	}
-	function td(s) { return "<td>" h(s) "</td>" }
-	# a point may break after each of its parameters, nowhere else
-	function tdp(s) { s = h(s); gsub(/;/, ";<wbr>", s); return "<td class=\"point\">" s "</td>" }
 	# a number and its interval: a line break only between the two
 	function num(s,   i) {
 		i = index(s, " [")
@@ -374,69 +377,71 @@ rows_html() {
 		return "<td class=\"num\"><span>" h(substr(s, 1, i - 1)) "</span> <span>" \
 			h(substr(s, i + 1)) "</span></td>"
 	}
-	# the headline shows why in full; the full tables keep a row one
-	# line tall, why folded under its verdict (no script: <details>)
-	function verdict() {
-		if (c["why"] == "")
-			return "<td class=\"verdict\">" h(c["verdict"]) "</td>"
-		if (mode == "headline")
-			return "<td class=\"verdict\">" h(c["verdict"]) "<br><small>" h(c["why"]) "</small></td>"
-		return "<td class=\"verdict\"><details><summary>" h(c["verdict"]) "</summary><small>" \
-			h(c["why"]) "</small></details></td>"
+	# text: a point may break after each of its parameters. A folded
+	# column (the why of a verdict) is shown in full in a headline; the
+	# full tables keep a row one line tall, it folded under the cell (no
+	# script: <details>)
+	function cell(k,   v, f, td) {
+		v = c[key[k]]
+		if (align[k] == "right")
+			return num(v)
+		v = h(v)
+		gsub(/;/, ";<wbr>", v)
+		f = fold[k] == "" ? "" : h(c[fold[k]])
+		if (fold[k] == "")
+			return "<td>" v "</td>"
+		td = "<td class=\"" key[k] "\">"
+		if (f == "")
+			return td v "</td>"
+		if (mode == "html-headline")
+			return td v "<br><small>" f "</small></td>"
+		return td "<details><summary>" v "</summary><small>" f "</small></details></td>"
 	}
-	NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; next }
+	function shown(s) {
+		if (mode == "html")
+			return s == "primary" || s == "judged"
+		if (mode == "html-headline")
+			return s == "primary" && c["workload"] == want
+		return s == (mode == "html-info" ? "informational" : "n/a")
+	}
+	FNR == NR { n++; key[n] = $1; head[n] = $2; align[n] = $3; fold[n] = $4; next }
+	FNR == 1 {
+		for (i = 1; i <= NF; i++)
+			col[i] = $i
+		line = "<tr>"
+		for (k = 1; k <= n; k++)
+			line = line "<th>" h(head[k]) "</th>"
+		print line "</tr>"
+		next
+	}
 	{
-		for (i = 1; i <= NF; i++) c[col[i]] = $i
-		split(c["verdict"], vw, " ")
-		tr = "<tr class=\"" vw[1] "\">"
-		if (mode == "headline" && c["section"] == "primary" && c["workload"] == want)
-			print tr td(c["variant"]) tdp(c["point"]) td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
-				num(c["base"]) num(c["new"]) num(c["estimate"]) verdict() "</tr>"
-		else if (mode == "judged" && c["section"] != "informational" && c["section"] != "n/a")
-			print tr td(c["workload"]) td(c["variant"]) tdp(c["point"]) \
-				td(c["metric"] (c["unit"] != "" ? " (" c["unit"] ")" : "")) \
-				td(c["better"] (c["section"] == "primary" ? ", primary" : "")) num(c["n"]) \
-				num(c["base"]) num(c["new"]) num(c["estimate"]) num(c["p"]) num(c["p_adj"]) \
-				num(c["min_effect"] " (" c["floor_source"] ")") verdict() \
-				(clocks > 1 ? td(c["clock"]) : "") "</tr>"
-		else if (mode == "info" && c["section"] == "informational")
-			print "<tr>" td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) \
-				td(c["unit"]) num(c["base"]) num(c["new"]) "</tr>"
-		else if (mode == "na" && c["section"] == "n/a")
-			print "<tr class=\"na\">" td(c["workload"]) td(c["variant"]) tdp(c["point"]) td(c["metric"]) \
-				num(c["base"]) num(c["new"]) td(c["why"]) "</tr>"
-	}' "${3:-$tmp/rows.tsv}"
+		for (i = 1; i <= NF; i++)
+			c[col[i]] = $i
+		if (!shown(c["section"]))
+			next
+		# the class of the row: the first word of its verdict ("n/a": na)
+		cls = c["verdict"]
+		sub(/ .*/, "", cls)
+		gsub(/[^a-z]/, "", cls)
+		line = "<tr class=\"" cls "\">"
+		for (k = 1; k <= n; k++)
+			line = line cell(k)
+		print line "</tr>"
+	}' "$tmp/columns.tsv" "$3"
 }
 
-# The header of a table of judged rows: BASE and NEW name the sides; the
-# clock has a column only when the run has several (else the page says it).
-judged_head() {
-	printf '<tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>better</th>'
-	printf '<th>n</th><th>%s median [%s]</th><th>%s median [%s]</th>' "$1" "$ci" "$2" "$ci"
-	printf '<th>ratio [%s]</th><th>p</th><th>p (BH)</th><th>min effect</th><th>verdict</th>%s</tr>\n' "$ci" \
-		"$([ "$nclocks" -le 1 ] || echo '<th>clock</th>')"
-}
-
-# The header of a headline table (one workload's primary rows).
-headline_head() {
-	printf '<tr><th>variant</th><th>point</th><th>metric</th><th>%s median [%s]</th>' "$1" "$ci"
-	printf '<th>%s median [%s]</th><th>ratio [%s]</th><th>verdict</th></tr>\n' "$2" "$ci" "$ci"
-}
-
-# The n/a rows of a rows file as a table, if it has any.
+# The n/a rows of a rows file as a table, if it has any (MODEL ROWS).
 na_html() {
-	awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$3" || return 0
+	awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$2" || return 0
 	printf '<p>Absent: the kernel lacks what the variant needs (kbbench found it missing). Not a failure, never tested.</p>\n'
-	printf '<table class="na"><tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>%s median</th><th>%s median</th><th>why</th></tr>\n' "$1" "$2"
-	rows_html na "" "$3"
+	printf '<table class="na">\n'
+	table_html html-na "$1" "$2"
 	echo "</table>"
 }
 
 # A variant comparison: its cover-letter table, every judged row, n/a rows.
 variant_html() {
-	local vc=$1 vb vn
-	vb=$(jq -r .base "$tmp/$vc.json" | kb_html_escape)
-	vn=$(jq -r .new "$tmp/$vc.json" | kb_html_escape)
+	local vc=$1
 	printf '<h3 id="%s">%s</h3>\n' "$vc" "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
 	"$kbstat" cover "$tmp/$vc.json" --run "$run" >"$tmp/$vc.cover.txt"
 	if [ -s "$tmp/$vc.cover.txt" ]; then
@@ -445,10 +450,9 @@ variant_html() {
 		echo "</pre>"
 	fi
 	echo "<table>"
-	judged_head "$vb" "$vn"
-	rows_html judged "" "$tmp/$vc.rows.tsv"
+	table_html html "$tmp/$vc.model.json" "$tmp/$vc.rows.tsv"
 	echo "</table>"
-	na_html "$vb" "$vn" "$tmp/$vc.rows.tsv"
+	na_html "$tmp/$vc.model.json" "$tmp/$vc.rows.tsv"
 	local c
 	for c in "${charts[@]}"; do
 		[ "${chart_vc[$c]:-}" = "$vc" ] || continue
@@ -472,8 +476,7 @@ cover_html() {
 			printf '</pre>\n'
 		elif awk -F'\t' -v w="$1" '$1 == "primary" && $2 == w { f = 1 } END { exit !f }' "$tmp/$vc.rows.tsv"; then
 			printf '<h4>%s</h4>\n<table class="headline">\n' "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
-			headline_head "$(jq -r .base "$tmp/$vc.json" | kb_html_escape)" "$(jq -r .new "$tmp/$vc.json" | kb_html_escape)"
-			rows_html headline "$1" "$tmp/$vc.rows.tsv"
+			table_html html-headline "$tmp/$vc.model.json" "$tmp/$vc.rows.tsv" "$1"
 			printf '</table>\n'
 		fi
 	done
@@ -509,7 +512,6 @@ done
 mapfile -t headline < <(awk -F'\t' 'FNR > 1 && $1 == "primary" && !seen[$2]++ { print $2 }' \
 	"$tmp/rows.tsv" "${vc_rows[@]}")
 clocks=$(jq -r '[.results[].clock] | unique | join(", ")' "$tmp/results.json")
-nclocks=$(jq -r '[.results[].clock] | unique | length' "$tmp/results.json")
 min_effect=$(jq -r '.method.min_effect_default * 100' "$tmp/model.json")
 if [ -n "$floor" ]; then
 	floor_text="noise floor from $floor (per metric, never below $min_effect %)"
@@ -535,8 +537,8 @@ td.num span { white-space: nowrap; }
 figure svg { max-width: 100%; height: auto; }
 pre.cover, pre.gate { white-space: pre-wrap; }
 pre.answer { font-size: 13px; line-height: 1.25; border-left: 4px solid #276; }
-td.verdict details, td.verdict summary { white-space: nowrap; }
-td.verdict details[open] { white-space: normal; }
+td details, td summary { white-space: nowrap; }
+td details[open] { white-space: normal; }
 td.num { text-align: right; font-family: monospace; }
 tr.worse td { background: #fdd; }
 tr.better td { background: #dfd; }
@@ -585,8 +587,7 @@ EOF
 		printf '<section class="headline" id="headline-%s">\n<h3>%s</h3>\n' \
 			"$(printf '%s' "$w" | tr -c 'A-Za-z0-9._=-' '_')" "$(printf '%s' "$w" | kb_html_escape)"
 		printf '<table class="headline">\n'
-		headline_head "$hb" "$hn"
-		rows_html headline "$w"
+		table_html html-headline "$tmp/model.json" "$tmp/rows.tsv" "$w"
 		printf '</table>\n'
 		cover_html "$w"
 		figures "$w" primary
@@ -601,12 +602,11 @@ EOF
 	cat <<EOF
 <table id="results-table">
 EOF
-	judged_head "$hb" "$hn"
-	rows_html judged
+	table_html html "$tmp/model.json" "$tmp/rows.tsv"
 	echo "</table>"
 	if awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then
 		echo "<h2 id=\"absent\">Absent (n/a)</h2>"
-		na_html "$hb" "$hn" "$tmp/rows.tsv"
+		na_html "$tmp/model.json" "$tmp/rows.tsv"
 	fi
 	if [ "${#vcs[@]}" -gt 0 ]; then
 		echo "<h2 id=\"variants\">Variant against variant</h2>"
@@ -618,9 +618,8 @@ EOF
 	if awk -F'\t' '$1 == "informational" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then
 		echo "<h2>Informational metrics</h2>"
 		echo "<p>Counts and sizes (rows, bytes, columns): both kernels' medians side by side; no test, no verdict.</p>"
-		echo "<table><tr><th>workload</th><th>variant</th><th>point</th><th>metric</th><th>unit</th>"
-		printf '<th>%s median [%s]</th><th>%s median [%s]</th></tr>\n' "$hb" "$ci" "$hn" "$ci"
-		rows_html info
+		echo "<table>"
+		table_html html-info "$tmp/model.json" "$tmp/rows.tsv"
 		echo "</table>"
 	fi
 	if jq -e '(.failed_boots // []) | length > 0' "$tmp/results.json" >/dev/null; then

@@ -809,16 +809,16 @@ static int table_rows(const struct results *rs)
 {
 	size_t *o = results_order(rs), i, k;
 
-	for (k = 0; model_columns[k]; k++)
-		printf("%s%s", k ? "\t" : "", model_columns[k]);
+	for (k = 0; columns[k].key; k++)
+		printf("%s%s", k ? "\t" : "", columns[k].key);
 	putchar('\n');
 	for (i = 0; i < rs->n; i++) {
 		json_t *m = model_row(&rs->row[o[i]]);
 
-		for (k = 0; model_columns[k]; k++) {
+		for (k = 0; columns[k].key; k++) {
 			if (k)
 				putchar('\t');
-			tsv_field(stdout, json_str(m, model_columns[k]));
+			tsv_field(stdout, json_str(m, columns[k].key));
 		}
 		putchar('\n');
 		json_decref(m);

@@ -94,12 +94,27 @@ is "ratio data: label, ratio, CI, verdict" \
 
 # ---- rows: formatted, primary first, informational last ----
 "$kbstat" table rows "$res" --run "$fx/tables-run" >"$tmp/rows.tsv"
+# rows_cols COLUMN,...: those columns of rows.tsv (named by its header), a row a line
+rows_cols() {
+	awk -F'\t' -v OFS='\t' -v want="$1" 'NR == 1 {
+		n = split(want, w, ",")
+		for (i = 1; i <= NF; i++)
+			at[$i] = i
+		next
+	}
+	{
+		s = $at[w[1]]
+		for (k = 2; k <= n; k++)
+			s = s OFS $at[w[k]]
+		print s
+	}' "$tmp/rows.tsv"
+}
 is "rows: sections in report order" \
-	"$(tail -n +2 "$tmp/rows.tsv" | cut -f1,2,5 | tr '\t' ' ' | tr '\n' ',')" \
+	"$(rows_cols section,workload,metric | tr '\t' ' ' | tr '\n' ',')" \
 	"primary c lat,primary c lat,primary w m,primary w m,primary w m,judged w flat,judged w flat,informational w rows,informational w rows,"
 is "rows: medians, ratio and p at the digits their CI supports" \
-	"$(sed -n 2p "$tmp/rows.tsv" | cut -f9-13 | tr '\t' '|')" "5.0 [4.0, 6.0]|6.0 [5.0, 7.0]|1.20 [1.10, 1.30]|0.010|0.020"
-is "rows: why is kept for an inconclusive row" "$(sed -n 3p "$tmp/rows.tsv" | cut -f16,17)" "inconclusive	run with BOOTS=9"
+	"$(rows_cols base,new,estimate,p,p_adj | sed -n 1p | tr '\t' '|')" "5.0 [4.0, 6.0]|6.0 [5.0, 7.0]|1.20 [1.10, 1.30]|0.010|0.020"
+is "rows: why is kept for an inconclusive row" "$(rows_cols verdict,why | sed -n 2p)" "inconclusive	run with BOOTS=9"
 is "rows without --run and no primary field: every judged metric leads" \
 	"$("$kbstat" table rows "$res" | cut -f1 | sort | uniq -c | awk '{ printf "%s %s,", $2, $1 }')" "informational 2,primary 7,section 1,"
 

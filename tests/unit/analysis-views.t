@@ -17,7 +17,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$top/tests/fixtures/analysis/lib.sh"
 need jq perl gnuplot
 build_kbstat
-echo "1..12"
+echo "1..13"
 
 stored=$top/tests/fixtures/analysis/stored
 # report RESULTS DIR: report.sh on a copy of the stored run, showing RESULTS
@@ -44,12 +44,26 @@ report "$stored/results.json" "$tmp/a"
 run=$tmp/a/run
 "$kbstat" model "$run/results.json" --run "$run" >"$tmp/model.json"
 
-# the judged rows of the model, as each view writes them
-jq -r '.rows[] | select(.section == "primary" or .section == "judged") |
-	[.workload, .variant, .point, .metric + (if .unit != "" then " (" + .unit + ")" else "" end),
-	 .better + (if .section == "primary" then ", primary" else "" end), .n, .base, .new,
-	 .estimate, .p, .p_adj, .min_effect + " (" + .floor_source + ")", .verdict] | @tsv' \
-	"$tmp/model.json" >"$tmp/want-html.tsv"
+# the judged rows of the model, in the columns of a table (kbstat
+# model's "columns": index.html's "html", summary.md's "md")
+judged_rows() {
+	jq -r --arg t "$1" '(.columns | map(select(.tables | index($t)) | .key)) as $k |
+		.rows[] | select(.section == "primary" or .section == "judged") | [.[$k[]]] |
+		if $t == "md" then "| " + join(" | ") + " |" else @tsv end' "$tmp/model.json"
+}
+# a column's place in a table (1 is the first)
+col_at() {
+	jq -r --arg t "$1" --arg k "$2" \
+		'[.columns[] | select(.tables | index($t)) | .key] | index($k) + 1' "$tmp/model.json"
+}
+judged_rows html >"$tmp/want-html.tsv"
+# the composed cells are the row's own fields: metric (unit), better,
+# primary; workload/variant
+is "the model's composed cells: metric (unit), direction and primary, workload/variant" \
+	"$(jq -r '[.rows[] | select(.metric_unit != .metric + (if .unit != "" then " (" + .unit + ")" else "" end) or
+		.better_primary != .better + (if .section == "primary" then ", primary" else "" end) or
+		.label != .workload + (if .variant != "" then "/" + .variant else "" end))] | length' \
+		"$tmp/model.json")" 0
 # index.html's results table: each cell's text (a point's <wbr> and
 # a verdict's folded why left out), one row a line
 perl -ne '
@@ -69,20 +83,19 @@ same "index.html: every judged row's cells are the model's (medians, ratio, p, p
 # summary.md and summary.txt show (one row, one number of digits)
 jq -r '.rows[] | select(.section == "primary" or .section == "judged") |
 	[.base_median, .new_median] | @tsv' "$tmp/model.json" >"$tmp/want-med.tsv"
-awk -F'\t' -v OFS='\t' '{ sub(/ \[.*/, "", $7); sub(/ \[.*/, "", $8); print $7, $8 }' \
+awk -F'\t' -v OFS='\t' -v b="$(col_at html base)" -v n="$(col_at html new)" \
+	'{ sub(/ \[.*/, "", $b); sub(/ \[.*/, "", $n); print $b, $n }' \
 	"$tmp/got-html.tsv" >"$tmp/got-med.tsv"
 same "index.html: each row's two medians at the digits summary.md and summary.txt show" "$tmp/want-med.tsv" "$tmp/got-med.tsv"
 
-# summary.md: one table line per judged row, in the model's order
-jq -r '.rows[] | select(.section == "primary" or .section == "judged") |
-	"| " + ([.workload + (if .variant != "" then "/" + .variant else "" end), .point,
-	  .metric + (if .unit != "" then " (" + .unit + ")" else "" end), .base_median,
-	  .new_median, .estimate, .p_adj, .verdict, .clock] | join(" | ")) + " |"' \
-	"$tmp/model.json" >"$tmp/want-md.txt"
-# (the kernel comparison's part: each variant comparison's summary follows)
-awk '/^## kbench: variant/ { exit } { print }' "$run/summary.md" |
-	grep -E '^\| .* \| (better|worse|same|inconclusive|insufficient data) \| [a-z]+ \|$' \
-		>"$tmp/got-md.txt" || true
+# summary.md: one table line per judged row, in the model's order (the
+# rows under each head of the judged table; the kernel comparison's
+# part: each variant comparison's summary follows)
+judged_rows md >"$tmp/want-md.txt"
+head_md=$(jq -r '"| " + ([.columns[] | select(.tables | index("md")) | .head] | join(" | ")) + " |"' \
+	"$tmp/model.json")
+awk -v h="$head_md" '/^## kbench: variant/ { exit } $0 == h { r = 2; next } r == 2 { r = 1; next }
+	r == 1 && /^\|/ { print; next } { r = 0 }' "$run/summary.md" >"$tmp/got-md.txt"
 same "summary.md: the judged rows, in order, are the model's ($(wc -l <"$tmp/want-md.txt") rows)" "$tmp/want-md.txt" "$tmp/got-md.txt"
 
 # summary.txt: each judged row's medians, ratio and verdict on one line
@@ -145,8 +158,10 @@ jq '(.results[] | select(.verdict == "same")) |= (.verdict = "worse")' "$tmp/oth
 "$kbstat" gate "$tmp/worse.json" >"$tmp/gate.txt" || true
 # the kernel comparison's part of each view: the variant comparisons
 # (rhash against hash) are results files of their own, which report.sh
-# computed with the method's real constants
-awk '/id="variants"/ { exit } { print }' "$o/index.html" >"$o/index.head"
+# computed with the method's real constants (in the headline too: a
+# variant comparison's table under its <h4>, its own model's heads)
+awk '/id="variants"/ { exit } /^<h4>variant / { v = 1 } !v { print } v && /^<\/table>/ { v = 0 }' \
+	"$o/index.html" >"$o/index.head"
 for f in summary.md summary.txt; do
 	awk '/^(## )?kbench: variant/ { exit } { print }' "$o/$f" >"$o/$f.head"
 done
