@@ -4,7 +4,8 @@
 # found next to it (kernel/scripts/checks-payload.sh puts them there) as
 #   boot-check RESULTS_DIR/checks/<topic>
 # Each topic's output goes to its log and its exit status to 'status'.
-# The kernel log the topic's check produced goes to dmesg.txt and is
+# The kernel log the topic's check produced (since a mark, klog.sh)
+# goes to dmesg.txt and is
 # judged by the one splat scan (splat-scan.sh, copied next to this
 # script): a splat fails the topic, its report in splats.txt.
 # Exits 1 if any check failed, naming them; 0 when every check passed
@@ -12,6 +13,8 @@
 #   checks.sh RESULTS_DIR
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=guest/klog.sh
+. "$here/klog.sh"
 res=$1
 failed=""
 for c in "$here"/checks/*/boot-check; do
@@ -21,10 +24,10 @@ for c in "$here"/checks/*/boot-check; do
 	mkdir -p "$out"
 	# on the serial log, so that a kernel splat names its check
 	echo "kbench-check: start $topic" >/dev/console 2>/dev/null || true
-	before=$(dmesg | wc -l)
+	klog_mark "check $topic"
 	rc=0
 	sh "$c" "$out" >"$out/log" 2>&1 || rc=$?
-	dmesg | tail -n +"$((before + 1))" >"$out/dmesg.txt"
+	klog_since >"$out/dmesg.txt"
 	src=0
 	bash "$here/splat-scan.sh" "$out/dmesg.txt" >"$out/splats.txt" 2>&1 || src=$?
 	if [ "$src" != 0 ]; then

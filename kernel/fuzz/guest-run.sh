@@ -15,7 +15,8 @@
 #              binary in the image the phase fails
 # Phases run one after the other, each with a "kbench-run:" marker on
 # the console so that the splat scan names it. Every 5 s the kernel log
-# of the phase is judged by splat-scan.sh (copied next to this script):
+# of the phase (since its mark, klog.sh) is judged by splat-scan.sh
+# (copied next to this script):
 # on a splat the phase is stopped (SIGTERM: kfuzz prints its counts and
 # syncs its ring), the splat goes to splat.txt and nothing else runs.
 # A process that SIGKILL does not end is stuck in the kernel, and a
@@ -25,6 +26,8 @@
 # "stuck PHASE", "failed PHASE ...", "trinity missing").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=guest/klog.sh
+. "$here/klog.sh"
 r=$1
 # shellcheck source=/dev/null # written by run.sh
 . "$here/kfuzz.conf"
@@ -57,14 +60,14 @@ phase() {
 	name=$1 secs=$2
 	shift 2
 	console "kbench-run: $name seed $SEED"
-	before=$(dmesg | wc -l)
+	klog_mark "phase $name"
 	"$@" >"$r/$name.out" 2>&1 &
 	pid=$!
 	start=$(date +%s)
 	splat=0
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 5
-		dmesg | tail -n +"$((before + 1))" >"$r/$name.dmesg"
+		klog_since >"$r/$name.dmesg"
 		if ! bash "$here/splat-scan.sh" "$r/$name.dmesg" >"$r/splat.txt" 2>&1; then
 			splat=1
 			console "kbench-fuzz: splat during $name, seed $SEED: stopping"
@@ -96,7 +99,7 @@ phase() {
 		wait "$pid" || rc=$?
 	fi
 	echo "$rc" >"$r/$name.rc"
-	dmesg | tail -n +"$((before + 1))" >"$r/$name.dmesg"
+	klog_since >"$r/$name.dmesg"
 	if [ "$splat" = 0 ] && ! bash "$here/splat-scan.sh" "$r/$name.dmesg" >"$r/splat.txt" 2>&1; then
 		splat=1
 	fi

@@ -93,6 +93,7 @@ mkdir -p "$pay"
 cp "$top/kernel/fuzz/guest-run.sh" "$pay/run"
 cp "$kfuzz" "$pay/kfuzz"
 cp "$top/kernel/scripts/splat-scan.sh" "$pay/splat-scan.sh"
+cp "$top/guest/klog.sh" "$pay/klog.sh"
 chmod +x "$pay/run" "$pay/kfuzz"
 printf 'SEED=%s\nROOT_S=%s\nUSER_S=%s\nTRINITY_S=%s\n' "$seed" "$root_s" "$user_s" "$trin_s" >"$pay/kfuzz.conf"
 

@@ -8,7 +8,8 @@
 # into build/checks/<topic>/), not their sources (*.c, *.h) or its
 # documentation (*.md). The payload gets its runner PAYLOAD_DIR/run
 # (guest/checks-run.sh: the boot's facts and the checks, the one runner
-# of every checks boot), PAYLOAD_DIR/checks.sh (guest/checks.sh) with
+# of every checks boot), PAYLOAD_DIR/checks.sh (guest/checks.sh, and
+# guest/klog.sh, its reader of the kernel log) with
 # the one splat scan beside it (PAYLOAD_DIR/splat-scan.sh), and
 # PAYLOAD_DIR/checks/<topic>/. Prints the topics.
 # A patch directory or an mbox brings no checks.
@@ -24,6 +25,7 @@ case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
 mkdir -p "$pay/checks"
 cp "$top/guest/checks-run.sh" "$pay/run"
 cp "$top/guest/checks.sh" "$pay/checks.sh"
+cp "$top/guest/klog.sh" "$pay/klog.sh"
 cp "$here/splat-scan.sh" "$pay/splat-scan.sh"
 [ -f "$spec" ] && ! head -n 1 "$spec" | grep -q '^From ' || exit 0
 dir=$(cd "$(dirname "$spec")" && pwd)
