@@ -589,6 +589,14 @@ static bool ready(void)
 }
 
 /* Once: a trivial fentry.multi program, for the links that count nothing */
+/* ids_of(ids, a, b, c): the BTF ids of fn[a], fn[b], fn[c] (after ready()) */
+static void ids_of(uint32_t ids[3], int a, int b, int c)
+{
+	ids[0] = fn[a].id;
+	ids[1] = fn[b].id;
+	ids[2] = fn[c].id;
+}
+
 static int trivial(void)
 {
 	static int prog = -1;
@@ -760,10 +768,11 @@ KB_CASE(fexit_multi)
 KB_CASE(test_run_by_multi)
 {
 	struct attached at;
-	int plain = trigger;
+	int plain;
 
 	if (!ready() || !multi_link(0) || !multi_link(1))
 		return;
+	plain = trigger;	/* set by ready(): -t may run this case first */
 	at = multi_live();
 	trigger = multi[0].prog;
 	ASSERT_TRUE(round_ok(&at), "BPF_PROG_TEST_RUN of the fentry.multi "
@@ -858,13 +867,15 @@ static uint32_t notrace_func(const struct name_set *ks, const char **name)
 
 KB_CASE(errors_attr)
 {
-	uint32_t ids[3] = { fn[0].id, fn[1].id, fn[0].id };
 	struct tm_link_create a;
 	struct btf_file bf;
 	int prog = trivial();
+	uint32_t ids[3];
 
 	if (prog < 0)
 		return;
+	/* fn[].id is resolved by ready(), which trivial() ran */
+	ids_of(ids, 0, 1, 0);
 	LINK_ERRNO(tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, 0), EINVAL,
 		   "cnt 0");
 	LINK_ERRNO(tm_link(prog, TRACE_FENTRY_MULTI, NULL, NULL, 1), EINVAL,
@@ -895,13 +906,14 @@ KB_CASE(errors_attr)
 
 KB_CASE(errors_duplicate)
 {
-	uint32_t ids[3] = { fn[0].id, fn[1].id, fn[0].id };
 	size_t blen = 0, alen = 0;
 	char *before, *after;
 	int prog = trivial(), got;
+	uint32_t ids[3];
 
 	if (prog < 0)
 		return;
+	ids_of(ids, 0, 1, 0);
 	before = enabled_functions(&blen);
 	got = tm_link(prog, TRACE_FENTRY_MULTI, ids, NULL, 3);
 	after = enabled_functions(&alen);
@@ -980,12 +992,14 @@ KB_CASE(errors_notrace)
  */
 KB_CASE(sleepable)
 {
-	uint32_t ok_ids[1] = { fn[NSYS].id };
-	uint32_t bad_ids[2] = { fn[NSYS].id, fn[NSYS + 1].id };
+	uint32_t ok_ids[1], bad_ids[2];
 	int sp, fp;
 
 	if (!ready())
 		return;
+	ok_ids[0] = fn[NSYS].id;
+	bad_ids[0] = fn[NSYS].id;
+	bad_ids[1] = fn[NSYS + 1].id;
 	sp = ret0_prog(TRACE_FENTRY_MULTI, 0, BPF_F_SLEEPABLE);
 	fp = ret0_prog(BPF_TRACE_FENTRY, fn[NSYS].id, BPF_F_SLEEPABLE);
 	ASSERT_FD(sp, "a sleepable fentry.multi program loads");
@@ -1048,8 +1062,11 @@ KB_CASE(rollback)
 	size_t blen = 0, alen = 0;
 	char *before, *after;
 	int full = NFUNC - 1;	/* bpf_fentry_test6's trampoline */
-	int prog = trivial();
+	int prog;
 
+	/* the counting links hold a slot there: -t may run them first */
+	multi_close();
+	prog = trivial();
 	if (prog < 0)
 		return;
 	for (n = 0; n < MAX_TRAMP_LINKS; n++) {
