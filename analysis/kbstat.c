@@ -1577,28 +1577,25 @@ notes:
 		const struct row *r = &rs.row[ord[i]];
 
 		if (r->why && r->sec != SEC_NA)
-			printf("%s%s: %s%s%s %s %s: %s\n", md ? "- " : "",
-			       r->verdict, r->workload, *r->variant ? "/" : "",
-			       r->variant, r->point, r->metric, r->why);
+			printf("- %s: %s%s%s %s %s: %s\n", r->verdict, r->workload,
+			       *r->variant ? "/" : "", r->variant, r->point, r->metric, r->why);
 	}
-	printf("%sclock:", md ? "- " : "");
+	fputs("- clock:", stdout);
 	for (i = 0; i < nclock; i++)
 		printf(" %s", clocks[i]);
 	printf("%s\n", nclock ? "" : " (none)");
 	warns = json_get(rs.j, "warnings");
 	for (i = 0; i < json_array_size(warns); i++)
 		if (json_is_string(json_array_get(warns, i)))
-			printf("%swarning: %s\n", md ? "- " : "",
-			       json_string_value(json_array_get(warns, i)));
+			printf("- warning: %s\n", json_string_value(json_array_get(warns, i)));
 	fails = json_get(rs.j, "failed_boots");
 	for (i = 0; i < json_array_size(fails); i++) {
 		const json_t *fb = json_array_get(fails, i);
 
 		if (!i)
-			printf("%sfailed boots (their samples are not in the statistics, which use the complete boots only):\n",
-			       md ? "\n" : "");
-		printf("%sFAILED %s %s (vcpus %s, attempt %s): %s; serial log %s\n",
-		       md ? "- " : "  ", json_str(fb, "kernel"), json_str(fb, "boot"),
+			puts("\nfailed boots (their samples are not in the statistics, which use the complete boots only):");
+		printf("- FAILED %s %s (vcpus %s, attempt %s): %s; serial log %s\n",
+		       json_str(fb, "kernel"), json_str(fb, "boot"),
 		       json_str(fb, "vcpus"), json_str(fb, "attempt"),
 		       json_str(fb, "reason"), json_str(fb, "serial_log"));
 	}

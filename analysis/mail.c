@@ -123,7 +123,7 @@ static void print_group(const struct row *const *g, size_t n,
 	char title[1024], common[512], point[512], b[512];
 	const struct column **col;
 	char **cell, **head;
-	size_t *wid, ncol = 0, i, c, pc = SIZE_MAX, total = 2, last;
+	size_t *wid, ncol = 0, i, c, pc = SIZE_MAX, total = 2, last, lastw = 0;
 	int split;
 	const struct row *r0 = g[0];
 
@@ -153,6 +153,8 @@ static void print_group(const struct row *const *g, size_t n,
 			cell[i * ncol + c] = xstrdup(s);
 			if (strlen(s) > wid[c])
 				wid[c] = strlen(s);
+			if (c + 1 == ncol && strlen(s) > lastw)
+				lastw = strlen(s);
 		}
 	}
 	snprintf(title, sizeof(title), "%s%s%s: %s (%s%s%s is better, %s)%s%s",
@@ -160,9 +162,14 @@ static void print_group(const struct row *const *g, size_t n,
 		 r0->unit, *r0->unit ? ", " : "", r0->better, r0->clock,
 		 *common ? " at " : "", common);
 	text_wrap(stdout, "", "    ", title, WIDTH);
-	/* a line wider than 80 columns: the point goes on a line of its own */
-	for (c = 0; c < ncol; c++)
+	/*
+	 * a row wider than 80 columns: the point goes on a line of its own.
+	 * The rows decide (the last head, "verdict", may be a few columns
+	 * longer than the verdicts under it).
+	 */
+	for (c = 0; c + 1 < ncol; c++)
 		total += wid[c] ? wid[c] + 2 : 0;
+	total += ncol ? lastw + 2 : 0;
 	split = pc != SIZE_MAX && total > WIDTH + 2 && wid[pc];
 	for (last = ncol; last > 0 && (!wid[last - 1] || (split && last - 1 == pc)); last--)
 		;
