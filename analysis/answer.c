@@ -19,6 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@
 #define MAX_VARIANTS 64
 /* worse rows listed by name; the rest are counted (the details list them) */
 #define MAX_WORSE 6
+/* without claims, the primary rows listed; the rest counted */
+#define MAX_PRIMARY 8
 
 struct claim {
 	const char *compare, *metric, *point, *variant, *base, *new, *kernel;
@@ -445,9 +448,79 @@ static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol,
 	}
 }
 
-static void print_worse(const struct results *rs, size_t width)
+/* one primary row as the answer lists it: WORKLOAD[/VARIANT] POINT METRIC RATIO VERDICT */
+static void print_row(const struct row *r, bool verdict, size_t width)
 {
 	char line[2048], e[256];
+
+	fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
+		json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
+	snprintf(line, sizeof(line), "%s%s%s %s %s %s%s%s%s", r->workload,
+		 *r->variant ? "/" : "", r->variant, r->point, r->metric,
+		 !strcmp(r->scale, "difference") ? "diff " : "", e,
+		 verdict ? " " : "", verdict ? r->verdict : "");
+	text_wrap(stdout, "  ", "    ", line, width);
+}
+
+/*
+ * A run whose workload files make no claim (a program workload, a
+ * series not ours) still opens with its answer: its primary rows, by
+ * workload and metric, each point with its ratio and verdict.
+ */
+static void print_primary(const struct results *rs, size_t width)
+{
+	const struct row *prev = NULL;
+	char line[2048], e[256];
+	size_t i, n = 0, shown = 0, wp = 0, we = 0, wv = 0;
+
+	/* the points and ratios in columns, as wide as the widest shown */
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->row[i];
+
+		if (r->sec != SEC_PRIMARY || n++ >= MAX_PRIMARY)
+			continue;
+		fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
+			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
+		wp = strlen(r->point) > wp ? strlen(r->point) : wp;
+		we = strlen(e) > we ? strlen(e) : we;
+		wv = strlen(r->verdict) > wv ? strlen(r->verdict) : wv;
+	}
+	/* columns only where a row fits the width: else one space apart */
+	if (4 + wp + 2 + we + 2 + wv > width)
+		wp = we = 0;
+	n = 0;
+	for (i = 0; i < rs->n; i++)
+		n += rs->row[i].sec == SEC_PRIMARY;
+	printf("  no claims (claim.<id> = ... in a workload file); the %zu primary row%s:\n",
+	       n, n == 1 ? "" : "s");
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->row[i];
+
+		if (r->sec != SEC_PRIMARY)
+			continue;
+		if (shown++ == MAX_PRIMARY) {
+			printf("  and %zu more (every row is in the details below)\n",
+			       n - MAX_PRIMARY);
+			break;
+		}
+		if (!prev || strcmp(prev->workload, r->workload) ||
+		    strcmp(prev->variant, r->variant) || strcmp(prev->metric, r->metric)) {
+			snprintf(line, sizeof(line), "%s%s%s %s%s:", r->workload,
+				 *r->variant ? "/" : "", r->variant, r->metric,
+				 !strcmp(r->scale, "difference") ? " (difference)" : "");
+			text_wrap(stdout, "  ", "    ", line, width);
+		}
+		prev = r;
+		fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
+			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
+		snprintf(line, sizeof(line), "%-*s %s%-*s %s%s", (int)wp, r->point,
+			 wp ? " " : "", (int)we, e, we ? " " : "", r->verdict);
+		text_wrap(stdout, "    ", "      ", line, width);
+	}
+}
+
+static void print_worse(const struct results *rs, size_t width)
+{
 	size_t i, n = 0, shown = 0;
 
 	for (i = 0; i < rs->n; i++)
@@ -468,12 +541,7 @@ static void print_worse(const struct results *rs, size_t width)
 			       n - MAX_WORSE);
 			break;
 		}
-		fmt_est(e, sizeof(e), json_num(r->r, "estimate"),
-			json_num(r->r, "estimate_ci_lo"), json_num(r->r, "estimate_ci_hi"));
-		snprintf(line, sizeof(line), "%s%s%s %s %s %s%s", r->workload,
-			 *r->variant ? "/" : "", r->variant, r->point, r->metric,
-			 !strcmp(r->scale, "difference") ? "diff " : "", e);
-		text_wrap(stdout, "  ", "    ", line, width);
+		print_row(r, false, width);
 	}
 }
 
@@ -597,6 +665,18 @@ int cmd_answer(int argc, char **argv)
 		if (j == nclock && nclock < 4)
 			clocks[nclock++] = cl[i].clock;
 	}
+	/* without claims, the clocks of the primary rows the answer lists */
+	for (i = 0; !ncl && i < rs.n; i++) {
+		const char *c = rs.row[i].clock;
+
+		if (rs.row[i].sec != SEC_PRIMARY || !c || !*c)
+			continue;
+		icount |= !strcmp(c, "icount");
+		for (j = 0; j < nclock && strcmp(clocks[j], c); j++)
+			;
+		if (j == nclock && nclock < 4)
+			clocks[nclock++] = c;
+	}
 	snprintf(line, sizeof(line), "kbench: what the series does, %s against %s", rs.new, rs.base);
 	text_wrap(stdout, "", "  ", line, width);
 	method_read(rs.j, &m);
@@ -616,7 +696,7 @@ int cmd_answer(int argc, char **argv)
 	if (ncl)
 		print_claims(cl, ncl, width, nclock > 1, head);
 	else
-		puts("  no claims: the run's workload files make none (claim.<id> = ...)");
+		print_primary(&rs, width);
 	print_worse(&rs, width);
 	print_undecided(&rs, width);
 	/* upstream's figures in full, where the column shows only the ratio */

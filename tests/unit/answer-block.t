@@ -61,7 +61,7 @@ bench = tiny
 claim.t = compare=kernel metric=latency point=vcpus=1 | tiny | +0.8 % (1.008x)
 EOF
 
-echo "1..22"
+echo "1..24"
 
 check "report.sh on the fixture run" env KBSTAT="$kbstat" "$top/analysis/report.sh" "$run"
 check "RUN/answer.txt written" test -s "$run/answer.txt"
@@ -136,6 +136,23 @@ check "summary.md: the answer block before the kernel comparison's tables" \
 check "index.html: the answer section right after the title, before the headline" \
 	awk '/<h1>/ { h = NR } /<section id="answer">/ { a = NR } /irq read, 8 vCPUs/ && !r { r = NR } /<h2 id="headline">/ { l = NR }
 		END { exit !(h && h < a && a < r && r < l) }' "$run/index.html"
+
+# a run whose workload files make no claim (a program workload): the
+# answer lists its primary rows, by workload and metric, each point with
+# its results row's ratio and verdict, and the clock
+nc=$tmp/noclaims
+mkdir -p "$nc/workloads"
+cp -r "$run/raw" "$nc/"
+grep -v '^claim\.' "$run/workloads/irq.wl" >"$nc/workloads/irq.wl"
+grep -v '^claim\.' "$run/workloads/tiny.wl" >"$nc/workloads/tiny.wl"
+rm -rf "$nc/raw"/*/*/synth.*
+KBSTAT=$kbstat "$top/analysis/report.sh" "$nc" >/dev/null 2>&1 || true
+want=$(jq -r '[.results[] | select(.workload == "irq" and .metric == "latency")] | sort_by(.point) | .[] | "\(.point) \(.verdict)"' "$nc/results.json" | tr '\n' '|')
+got=$(sed -n '/^  irq\/\{0,1\}[a-z]* latency:$/,/^  [^ ]/p' "$nc/answer.txt" | awk '/^    / { print $1, $NF }' | sort | tr '\n' '|')
+is "no claims: the irq rows under 'irq latency:', each point with its verdict" "$got" "$want"
+check "no claims: the block says so and the clock (icount, not a hardware figure) is on its ratio line" \
+	bash -c "grep -q '^  no claims (claim.<id> = ... in a workload file); the [0-9]* primary rows:\$' '$nc/answer.txt' &&
+		grep -q '^ratio new/base .*; clock icount' '$nc/answer.txt'"
 
 # a regression check's page: its gate first, the answer after it
 g=$tmp/gate
