@@ -111,7 +111,7 @@ stall_s=300 softlockup_s=165 wq_s=420 hung_s=420
 if [ "$trinity" = 1 ]; then
 	append+=" rcupdate.rcu_cpu_stall_timeout=$stall_s watchdog_thresh=$softlockup_s"
 	append+=" workqueue.watchdog_thresh=$wq_s sysctl.kernel.hung_task_timeout_secs=$hung_s"
-	note "hang detectors (fitted to KASAN under TCG): RCU stall ${stall_s} s, soft lockup ${softlockup_s} s, workqueue ${wq_s} s, hung task ${hung_s} s"
+	note "hang detectors asked for (fitted to KASAN under TCG): RCU stall ${stall_s} s, soft lockup ${softlockup_s} s, workqueue ${wq_s} s, hung task ${hung_s} s; what each kernel has is on its 'hang detectors:' line (absent: not in its config)"
 fi
 # The times are the guest's. Under icount a busy guest's second is a
 # billion instructions: the smoke run (120 s of kfuzz on the plain
