@@ -263,6 +263,14 @@ link_boots() {
 	done
 }
 nboots() { find "$1/" -mindepth 1 -maxdepth 1 -name 'v*-b*' 2>/dev/null | wc -l; }
+# nboots_at DIR POINT: the boots of DIR at POINT's vCPU count (a boot is
+# v<vcpus>-b<n>: a key at vcpus=1 has only those), all of them when the
+# point names none
+nboots_at() {
+	local v
+	v=$(sed -n 's/.*vcpus=\([0-9][0-9]*\).*/\1/p' <<<"$2")
+	find "$1/" -mindepth 1 -maxdepth 1 -name "v${v:-*}-b*" 2>/dev/null | wc -l
+}
 
 # The floor of each key: kbstat compare's min_effect (the calibrated
 # floor when the A/A run was made the same way, else 1 %).
@@ -469,7 +477,7 @@ step() {
 	done
 	while IFS=$'\t' read -r w var pt m v _ ratio l h lev; do
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$k" "$key" \
-			"$(nboots "$sd/merged/raw/good")" "$(nboots "$sd/merged/raw/p$k")" \
+			"$(nboots_at "$sd/merged/raw/good" "$pt")" "$(nboots_at "$sd/merged/raw/p$k" "$pt")" \
 			"$w" "$var" "$pt" "$m" "$ratio" "$l" "$h" "$lev" "$v" "${from:--}"
 	done <"$sd/merged/decide.tsv" >>"$run/bisect.tsv"
 	if [ "$s" = 0 ]; then
