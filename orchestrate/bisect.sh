@@ -271,6 +271,12 @@ nboots_at() {
 	v=$(sed -n 's/.*vcpus=\([0-9][0-9]*\).*/\1/p' <<<"$2")
 	find "$1/" -mindepth 1 -maxdepth 1 -name "v${v:-*}-b*" 2>/dev/null | wc -l
 }
+# nboots_point DIR: the most boots DIR has at one vCPU count (the budget
+# BISECT_BOOTS is a key's, and every key is at one count)
+nboots_point() {
+	find "$1/" -mindepth 1 -maxdepth 1 -name 'v*-b*' -printf '%f\n' 2>/dev/null |
+		sed 's/-b.*//' | sort | uniq -c | sort -rn | awk 'NR == 1 { n = $1 } END { print n + 0 }'
+}
 
 # The floor of each key: kbstat compare's min_effect (the calibrated
 # floor when the A/A run was made the same way, else 1 %).
@@ -469,7 +475,7 @@ step() {
 		[ -s "$sd/merged/decide.tsv" ] ||
 			kb_die "step $s: none of the keys asked for ($(tr '\t\n' ' ;' <"$keys")) has samples in $sd/merged; check WORKLOAD, POINT, METRIC and VARIANT against the workload's report"
 		if grep -q $'\tcontinue\t' "$sd/merged/decide.tsv" && ! grep -q $'\tworse\t' "$sd/merged/decide.tsv"; then
-			[ "$(nboots "$sd/merged/raw/p$k")" -ge "$BISECT_BOOTS" ] || continue
+			[ "$(nboots_point "$sd/merged/raw/p$k")" -ge "$BISECT_BOOTS" ] || continue
 			# the budget is spent (a side short of boots that failed)
 			sed -i 's/\tcontinue\t/\tinconclusive\t/' "$sd/merged/decide.tsv"
 		fi
