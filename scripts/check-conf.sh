@@ -43,6 +43,10 @@ make_vars() {
 	$1 == ".DEFAULT_GOAL" && $3 != "kb-check-conf" { print $3 >goal }' "$tmp/db" | sort -t "$(printf '\t')" -k2,2n >"$tmp/vars"
 }
 
+# line_of FILE N: line N of FILE for a message, without NUL bytes (make
+# ignores the rest of a line after one; bash would warn about it)
+line_of() { sed -n "${2}p" "$1" | tr -d '\000'; }
+
 defaults=$1
 make_vars "$defaults" ||
 	kb_die "make could not read $defaults: $(grep -m1 . "$tmp/err"); fix the line it names"
@@ -59,13 +63,13 @@ if ! make_vars "$local_conf"; then
 	"" | *[!0-9]*) kb_die "make could not read $local_conf: $err; fix the line it names" ;;
 	esac
 	why=${err#*\*\*\* }
-	kb_die "$local_conf:$lineno: not a KEY = value line: $(sed -n "${lineno}p" "$local_conf") (make: ${why%.  Stop.})"
+	kb_die "$local_conf:$lineno: not a KEY = value line: $(line_of "$local_conf" "$lineno") (make: ${why%.  Stop.})"
 fi
 # a rule (KEY: value): make reads it, and it sets nothing
 if [ -s "$tmp/goal" ]; then
 	target=$(cat "$tmp/goal")
 	lineno=$(awk -v t="$target" '{ s = $0; sub(/:.*/, "", s); gsub(/[[:space:]]/, "", s) } s == t { print NR; exit }' "$local_conf")
-	kb_die "$local_conf:${lineno:-?}: not a KEY = value line: ${lineno:+$(sed -n "${lineno}p" "$local_conf") }(make reads a rule for '$target')"
+	kb_die "$local_conf:${lineno:-?}: not a KEY = value line: ${lineno:+$(line_of "$local_conf" "$lineno") }(make reads a rule for '$target')"
 fi
 while IFS=$'\t' read -r file lineno k; do
 	# a here-string, not a pipe: under pipefail, grep -q may leave
