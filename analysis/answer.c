@@ -488,9 +488,11 @@ static void print_primary(const struct results *rs, size_t width)
 	/* columns only where a row fits the width: else one space apart */
 	if (4 + wp + 2 + we + 2 + wv > width)
 		wp = we = 0;
-	n = 0;
-	for (i = 0; i < rs->n; i++)
-		n += rs->row[i].sec == SEC_PRIMARY;
+	/* n counted every primary row, those past MAX_PRIMARY too */
+	if (!n) {
+		puts("  no claims (claim.<id> = ... in a workload file), and no primary rows");
+		return;
+	}
 	printf("  no claims (claim.<id> = ... in a workload file); the %zu primary row%s:\n",
 	       n, n == 1 ? "" : "s");
 	for (i = 0; i < rs->n; i++) {
