@@ -302,7 +302,7 @@ static void check_prog_ops(uint32_t ksize)
 	uint8_t key[16];
 	uint64_t v, out = 0;
 	uint32_t ret = 0;
-	int err, found, wrong, left, odd;
+	int err, found, wrong, left, odd, walks = 0;
 	long n;
 
 	if (!ready())
@@ -402,10 +402,15 @@ static void check_prog_ops(uint32_t ksize)
 		if (elem_lookup(c.map, key, &v) == (i & 1 ? 0 : -ENOENT))
 			odd++;
 	}
-	n = count_keys(c.map, ksize, 1000000);
+	/*
+	 * 64 deletes may have kicked a shrink: a walk during the rehash is
+	 * best effort (an element seen twice: 78 of 64 once in make test),
+	 * so the count is taken at rest
+	 */
+	n = count_keys_at_rest(c.map, ksize, BULK / 2, &walks);
 	ASSERT_TRUE(!err && !left && odd == BULK && n == BULK / 2,
-		    "prog, key %u: the program deletes %d: %d failed, %d of %d keys as expected, a walk counts %ld (want %d)%s%s",
-		    ksize, BULK / 2, left, odd, BULK, n, BULK / 2,
+		    "prog, key %u: the program deletes %d: %d failed, %d of %d keys as expected, a walk counts %ld (want %d; %d walk(s))%s%s",
+		    ksize, BULK / 2, left, odd, BULK, n, BULK / 2, walks,
 		    err ? ", error " : "", err ? err_name(err) : "");
 out:
 	close_fd(c.prog);
