@@ -20,7 +20,7 @@ has() {
 	if cat "$tmp/out" "$tmp/err" | grep -qE -- "$2"; then ok 0 "$1"; else ok 1 "$1"; sed 's/^/# /' "$tmp/out" "$tmp/err"; fi
 }
 
-echo "1..64"
+echo "1..67"
 
 if ! make -s -C "$top" -j1 check-tools >"$tmp/make" 2>&1; then
 	echo "Bail out! make check-tools failed: $(tail -n 5 "$tmp/make" | tr '\n' ' ')"
@@ -165,14 +165,32 @@ reads() { # DIR INTERRUPTS: the 7.2 fixture's reads, INTERRUPTS as the table
 }
 reads "$tmp/r-good" qemu2-7.2.interrupts
 check "irqcheck -r: the 7.2 fixture's reads pass" "$icheck" -r "$tmp/r-good"
+cp "$tmp/out" "$tmp/r-good.out"
 reads "$tmp/r-short" qemu2-7.2-shortcut.interrupts
 check_rc "irqcheck -r: zeros printed where the descriptor counted fail" 1 "$icheck" -r "$tmp/r-short"
 is "irqcheck: percpu alone fails, the violation a diagnostic before its line" \
 	"$(grep -E '^(not )?ok|^# row' "$tmp/out" | sed -E 's/^((not )?ok [0-9]+) - (parses|statsum|percpu)?.*/\1 \3/' | tr '\n' '|')" \
-	"ok 1 |ok 2 statsum|# row 4 CPU1: /proc/interrupts has 0, the descriptor's counter 1287 before and 1288 after|not ok 3 percpu|"
+	"ok 1 |ok 2 statsum|# row 4 CPU1: /proc/interrupts has 0, the descriptor's counter 1287 before and 1288 after|not ok 3 percpu|ok 4 |ok 5 |"
 reads "$tmp/r-broken" broken-column.interrupts
 "$icheck" -r "$tmp/r-broken" >"$tmp/out" 2>&1 || true
-is "irqcheck: a table that does not parse fails parse, statsum and percpu" \
-	"$(grep -c '^not ok' "$tmp/out") $(tail -n 1 "$tmp/out")" "3 1..3"
+is "irqcheck: a table that does not parse fails parse, statsum, percpu and format" \
+	"$(grep -c '^not ok' "$tmp/out") $(tail -n 1 "$tmp/out")" "4 1..4"
+
+# 65-67: the format case tells the rework from 6.12's table: the 7.2
+# fixture passes it; the 6.12 one is PROC_INTERRUPTS_REWORK absent (a
+# failure on the kernel built with the series, boot-kernels.t), after
+# the other cases ran; a 7.2 layout at 6.12's precision 3 fails
+grep -q '^ok 4 - format: the 7.2 format, chip column left-justified to the longest name (left21), precision 4$' "$tmp/r-good.out" &&
+	grep -q '^ok 5 - format: the interrupt number column at least 4 wide' "$tmp/r-good.out" && r=0 || r=1
+ok "$r" "irqcheck: the 7.2 fixture is the 7.2 format ($(grep format "$tmp/r-good.out" | tr '\n' ' '))"
+mkdir -p "$tmp/r-612"
+cp "$fx/qemu2-6.12.interrupts" "$tmp/r-612/interrupts.txt"
+cp "$fx/qemu2-6.12.stat" "$tmp/r-612/stat.txt"
+"$icheck" -r "$tmp/r-612" -t statsum -t format >"$tmp/out" 2>&1 && r=0 || r=1
+is "irqcheck: the 6.12 table passes statsum, then says the rework is absent (exit $r)" \
+	"$r $(grep -E '^(not )?ok' "$tmp/out" | sed 's/: .*//' | tr '\n' '|')" \
+	"0 ok 1 - statsum|ok 2 # SKIP PROC_INTERRUPTS_REWORK absent|"
+reads "$tmp/r-prec3" qemu2-7.2-prec3.interrupts
+check_rc "irqcheck: the 7.2 layout at precision 3 fails format" 1 "$icheck" -r "$tmp/r-prec3" -t format
 
 exit "$fail"

@@ -11,13 +11,19 @@
  *   statsum  its counts agree with the intr line of /proc/stat
  *   percpu   each device count lies between the descriptor's per-CPU
  *            counter read just before and the one read just after it
+ *   format   which of the two it is: the 7.2 format (chip column
+ *            left-justified to the longest name; precision at least 4)
+ *            passes, the 6.12 format (" %8s", precision 3 below 1000
+ *            interrupts) is PROC_INTERRUPTS_REWORK absent, a mix fails
  *
  *   irqcheck [-l] [-v] [-t PATTERN]... [-o DIR] [-r DIR]
  *
  * -o DIR keeps the reads there (percpu-before.txt, interrupts.txt,
  * percpu-after.txt, stat.txt); -r DIR judges those files instead of the
  * running kernel's (on the host: fixtures, or a guest's results). Both
- * formats are the kernel's own, so nothing here is ever absent. The
+ * formats parse; only the last case says which, so that a kernel built
+ * with the rework but printing the 6.12 table reports it absent (a
+ * failure there, tests/vm/boot-kernels.t) after every other case ran. The
  * reads are made once, by the first case that runs, so that -t runs any
  * case alone. Violations are TAP diagnostics; exit 1 if a case failed,
  * 2 on usage errors.
@@ -218,4 +224,32 @@ KB_CASE(percpu)
 		  "percpu: each device count between the descriptor's per-CPU counter read before and the one read after: violations");
 	free_percpu(be, nb);
 	free_percpu(af, na);
+}
+
+/*
+ * The rework's visible marks (the spec's "output differences"): the
+ * chip column left-justified to the run-time width, and an interrupt
+ * number column at least 4 wide. Where the chip column reads both ways
+ * (every name as long as the column), the width decides.
+ */
+KB_CASE(format)
+{
+	char layout[32];
+
+	if (!have(R_INTERRUPTS, "format"))
+		return;
+	chip_layout(&tbl, layout, sizeof(layout));
+	if (!strcmp(layout, "right8") ||
+	    (!strncmp(layout, "right8=", 7) && tbl.prec < 4)) {
+		kb_absent("PROC_INTERRUPTS_REWORK",
+			  "/proc/interrupts is in the 6.12 format (chip column %s, precision %d)",
+			  layout, tbl.prec);
+		return;
+	}
+	ASSERT_TRUE(!strncmp(layout, "left", 4) || !strncmp(layout, "right8=left", 11),
+		    "format: the 7.2 format, chip column left-justified to the longest name (%s), precision %d",
+		    layout, tbl.prec);
+	ASSERT_TRUE(tbl.prec >= 4,
+		    "format: the interrupt number column at least 4 wide (7.2's default): precision %d",
+		    tbl.prec);
 }
