@@ -23,8 +23,11 @@ here=$top/kernel/scripts
 . "$top/scripts/lib.sh"
 kb_conf KBENCH_CACHE DEBUG
 # DEBUG=1: every prefix as a debug kernel (build.sh names it bisect-debug)
-blabel=bisect
-[ "$DEBUG" != 1 ] || blabel=bisect-debug
+# and boots with the debug kernels' options (kernel/config/debug.cmdline)
+blabel=bisect append=ignore_loglevel
+if [ "$DEBUG" = 1 ]; then
+	blabel=bisect-debug append=$(kb_debug_cmdline)
+fi
 spec=${1:-${SERIES:-kernel/series}}
 case "$spec" in /* | git:*) ;; *) spec=$top/$spec ;; esac
 
@@ -92,7 +95,7 @@ for i in $(seq "$from" "$to"); do
 	# (images/README.md); a wall-clock boot of prefix 2 took an int3 Oops
 	# in a static key being patched at boot.
 	"$top/images/launch.sh" --kernel "$KBENCH_CACHE/labels/$blabel" --payload "$pi" \
-		--out "$out" --vcpus 2 --clock icount --timeout 900 --append ignore_loglevel \
+		--out "$out" --vcpus 2 --clock icount --timeout 900 --append "$append" \
 		>"$work/boot-$i.log" 2>&1 ||
 		kb_die "prefix $i/$total: the boot failed, up to $(basename "$last"); serial log $out/serial.log, launcher log $work/boot-$i.log"
 	crc=$(cat "$out/results/checks-rc" 2>/dev/null || echo "none (no checks-rc)")

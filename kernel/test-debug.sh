@@ -33,9 +33,9 @@ kb_conf KBENCH_CACHE
 spec=${SERIES:-kernel/series}
 case "$spec" in /*) ;; *) spec=$top/$spec ;; esac
 timeout=${BOOT_TIMEOUT:-3600}
-# lib/test_rhashtable runs at every boot: sized so that it still grows
-# the table many times and runs its threads, in minutes, not tens
-append="ignore_loglevel test_rhashtable.parm_entries=10000 test_rhashtable.runs=1 test_rhashtable.tcount=4"
+# ignore_loglevel, lib/test_rhashtable's size, the hang detectors'
+# thresholds under TCG
+append=$(kb_debug_cmdline)
 read -r -a names <<<"${DEBUG_KERNELS:-baseline patched}"
 [ "${#names[@]}" -gt 0 ] || kb_die "DEBUG_KERNELS is empty: name baseline, patched or both"
 for k in "${names[@]}"; do

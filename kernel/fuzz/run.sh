@@ -98,21 +98,12 @@ chmod +x "$pay/run" "$pay/kfuzz"
 printf 'SEED=%s\nROOT_S=%s\nUSER_S=%s\nTRINITY_S=%s\n' "$seed" "$root_s" "$user_s" "$trin_s" >"$pay/kfuzz.conf"
 
 note "kfuzz seed $seed (replay: make fuzz-kernel SEED=$seed); per kernel ${total} s: kfuzz root ${root_s} s, unprivileged ${user_s} s, trinity ${trin_s} s"
-# lib/test_rhashtable runs at every debug boot: test-debug.sh's size
-append="ignore_loglevel test_rhashtable.parm_entries=10000 test_rhashtable.runs=1 test_rhashtable.tcount=4"
-# Hang detectors fitted to a KASAN + lockdep kernel under TCG, as
-# syzkaller sets them for its emulated (TCG) instances: the defaults
-# (RCU stall 21 s, soft lockup 20 s, hung task 120 s) are hardware
-# figures, and 6.12's own baseline debug kernel tripped the RCU one
-# under trinity's fork and mmap load (seed 2026120701). A real hang
-# still ends the run, after these times. The smoke run (KFUZZ_SECONDS)
-# keeps the defaults: it is shorter than these.
-stall_s=300 softlockup_s=165 wq_s=420 hung_s=420
-if [ "$trinity" = 1 ]; then
-	append+=" rcupdate.rcu_cpu_stall_timeout=$stall_s watchdog_thresh=$softlockup_s"
-	append+=" workqueue.watchdog_thresh=$wq_s sysctl.kernel.hung_task_timeout_secs=$hung_s"
-	note "hang detectors asked for (fitted to KASAN under TCG): RCU stall ${stall_s} s, soft lockup ${softlockup_s} s, workqueue ${wq_s} s, hung task ${hung_s} s; what each kernel has is on its 'hang detectors:' line (absent: not in its config)"
-fi
+# A debug kernel boots with the debug kernels' options (kernel/config/
+# debug.cmdline): ignore_loglevel, lib/test_rhashtable's size and the
+# hang detectors' thresholds fitted to KASAN under TCG. Another kernel
+# (the smoke run's plain one) keeps the defaults.
+debug_append=$(kb_debug_cmdline)
+note "a debug kernel boots with: $debug_append; what each took is on its info.txt 'hang detectors:' line"
 # The times are the guest's. Under icount a busy guest's second is a
 # billion instructions: the smoke run (120 s of kfuzz on the plain
 # patched kernel, 2 vCPUs) took 602 s of wall time with its boot, so a
@@ -126,6 +117,8 @@ for i in "${!kernels[@]}"; do
 	o=$out/$name
 	t0=$(date +%s)
 	kb_say "boot $name: kfuzz and ${trin_s} s of trinity, seed $seed (up to ${timeout} s; $o)"
+	append=ignore_loglevel
+	[ "$(jq -r '.debug // false' "$kd/build-info.json" 2>/dev/null)" != true ] || append=$debug_append
 	rc=0
 	"$top/images/launch.sh" --kernel "$kd" --image "$img" --payload "$pay" --out "$o" \
 		--vcpus 2 --clock icount --mem 2048 --timeout "$timeout" --append "$append" \
