@@ -71,10 +71,12 @@ for i in $(seq "$from" "$to"); do
 	mkdir -p "$pi/checks"
 	# the runner, checks.sh and the splat scan beside them: every file of the payload's top
 	find "$pay" -maxdepth 1 -type f -exec cp {} "$pi/" \;
-	partial=''
+	partial='' held=()
 	for t in $topics; do
 		if [ "${tfirst[$t]:-0}" -gt "$i" ] || [ "${tlast[$t]:-0}" -le "$i" ]; then
 			cp -a "$pay/checks/$t" "$pi/checks/"
+			# whole in this prefix: its feature must not be absent
+			[ "${tlast[$t]:-0}" -gt "$i" ] || held+=("$t")
 		else
 			partial="$partial $t ($((i - tfirst[$t] + 1))/$((tlast[$t] - tfirst[$t] + 1)) patches)"
 		fi
@@ -98,9 +100,8 @@ for i in $(seq "$from" "$to"); do
 		--out "$out" --vcpus 2 --clock icount --timeout 900 --append "$append" \
 		>"$work/boot-$i.log" 2>&1 ||
 		kb_die "prefix $i/$total: the boot failed, up to $(basename "$last"); serial log $out/serial.log, launcher log $work/boot-$i.log"
-	crc=$(cat "$out/results/checks-rc" 2>/dev/null || echo "none (no checks-rc)")
-	[ "$crc" = 0 ] ||
-		kb_die "prefix $i/$total: a series check failed (exit $crc), up to $(basename "$last"): $(tail -n 1 "$out/results/checks.out" 2>/dev/null); each topic's log and TAP output in $out/results/checks/<topic>/, serial log $out/serial.log"
+	v=$("$here/checks-verdict.sh" "$out/results" ${held[@]+"${held[@]}"}) ||
+		kb_die "prefix $i/$total, up to $(basename "$last"): $v; serial log $out/serial.log"
 	"$here/splat-scan.sh" "$out/serial.log" >"$work/splats-$i.txt" 2>&1 || {
 		cat "$work/splats-$i.txt" >&2
 		kb_die "prefix $i/$total splats: up to $(basename "$last"); the report above names the line of $out/serial.log"
