@@ -49,6 +49,13 @@ kb_sha256_str() {
 	printf '%s' "$1" | sha256sum | cut -d' ' -f1
 }
 
+# kb_code FILE: FILE's text without its comment lines and blank lines.
+# A cache key takes this of a file of build commands, so that rewording
+# a comment rebuilds nothing.
+kb_code() {
+	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$1"
+}
+
 # Write stdin to FILE atomically (temp file in the same dir, then rename).
 kb_atomic_write() {
 	_dst=$1

@@ -52,7 +52,7 @@ inputs() {
 	fi
 	printf 'compiler %s\n' "$ccver"
 	printf 'pahole %s\n' "$pahole"
-	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' -e 's/^/build-cmds | /' "$cmds"
+	kb_code "$cmds" | sed 's/^/build-cmds | /'
 	while IFS= read -r p; do
 		[ -n "$p" ] || continue
 		printf 'patch %s\n' "$(kb_sha256_file "$p")"
