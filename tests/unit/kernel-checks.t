@@ -11,7 +11,22 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib/tap.sh"
 echo "1..6"
 
-make_or_bail check-tools
+# The programs make check-tools built (make test and make test-unit build
+# them first); building them here would build the patched kernel on a
+# cold cache, for the skeletons' vmlinux.h
+stale=''
+for c in "$top"/kernel/checks/*/*.c; do
+	case "$c" in *.bpf.c) continue ;; esac
+	b=$top/build/checks/${c#"$top"/kernel/checks/}
+	b=${b%.c}
+	if [ ! -x "$b" ] || [ "$c" -nt "$b" ] || { [ -f "${c%.c}.bpf.c" ] && [ "${c%.c}.bpf.c" -nt "$b" ]; }; then
+		stale+=" ${b#"$top"/}"
+	fi
+done
+if [ -n "$stale" ]; then
+	echo "Bail out! check programs missing or older than their source:$stale; run make check-tools"
+	exit 1
+fi
 # every directory of kernel/checks but lib/ is a topic the series brings
 # (a check the series does not reach is dead), each program of it built
 # into the payload (a libbpf program's X.bpf.c only into X's skeleton)
