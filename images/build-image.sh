@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the kbench guest image (Debian 12 cloud image, qcow2), cached by
-# content: $KBENCH_CACHE/images/<key>/base.qcow2, key = sha256 of the
-# package list and the builder scripts. Prints the image path on stdout.
+# content: $KBENCH_CACHE/images/<key>/base.qcow2, key = sha256 of what
+# makes the image: packages.list, rootfs-setup.sh and the commands and
+# flags in image-cmds.sh (its comment and blank lines aside). This
+# script's messages and checks are not in the key: rewording them
+# rebuilds nothing. Prints the image path on stdout.
 #
 #   build-image.sh          build if needed, print the path
 #   build-image.sh --path   print the path of the current image, fail if absent
@@ -19,20 +22,23 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../scripts/lib.sh"
+# shellcheck source=images/image-cmds.sh
+. "$here/image-cmds.sh"
 
 kb_conf KBENCH_CACHE
 cache=$KBENCH_CACHE
-suite=bookworm
+suite=$kbi_suite
 mirror=${KB_MIRROR:-http://deb.debian.org/debian}
 
-# The files whose content defines the image.
-key_files=("$here/packages.list" "$here/build-image.sh" "$here/rootfs-setup.sh")
-
+# What defines the image: the package list, the rootfs setup, and the
+# commands and flags that make it (not their comments).
 image_key() {
-	local f k
-	k=$(for f in "${key_files[@]}"; do
-		printf '%s %s\n' "$(basename "$f")" "$(kb_sha256_file "$f")"
-	done | sha256sum | cut -c1-16)
+	local k
+	k=$({
+		printf 'packages.list %s\n' "$(kb_sha256_file "$here/packages.list")"
+		printf 'rootfs-setup.sh %s\n' "$(kb_sha256_file "$here/rootfs-setup.sh")"
+		kb_code "$here/image-cmds.sh" | sed 's/^/image-cmds | /'
+	} | sha256sum | cut -c1-16)
 	# KB_IMAGE_TRIM=0 (stock boot, only to measure the trimming) is another image.
 	[ "${KB_IMAGE_TRIM:-1}" = 1 ] || k=$k-stock
 	# extra packages: another image, one per set
@@ -115,7 +121,7 @@ if [ -f "$img" ]; then
 fi
 
 [ "$(id -u)" = 0 ] || kb_die "building the image needs root (mmdebstrap --mode=root, mkfs.ext4 -d keeps owners); run as root or give IMAGE=<qcow2>"
-for t in mmdebstrap mkfs.ext4 qemu-img; do
+for t in mmdebstrap mkfs.ext4 qemu-img jq; do
 	command -v "$t" >/dev/null || kb_die "$t not found; run: make deps"
 done
 
@@ -139,52 +145,32 @@ log=$dir/build.log
 t0=$(date +%s)
 
 kb_say "image $key: mmdebstrap $suite ($(packages)) (log: $log)"
-# No docs, man pages or locales: smaller image, faster mkfs and boot.
-kb_run_logged "$log" mmdebstrap --mode=root --variant=apt \
-	--aptopt='Apt::Install-Recommends "false"' \
-	--dpkgopt='path-exclude=/usr/share/man/*' \
-	--dpkgopt='path-exclude=/usr/share/doc/*' \
-	--dpkgopt='path-include=/usr/share/doc/*/copyright' \
-	--dpkgopt='path-exclude=/usr/share/info/*' \
-	--dpkgopt='path-exclude=/usr/share/locale/*' \
-	--dpkgopt='path-include=/usr/share/locale/locale.alias' \
-	--include="$(packages)" \
-	"$suite" "$work/rootfs" "deb $mirror $suite main" ||
+kb_run_logged "$log" kbi_rootfs "$work" "$(packages)" "$mirror" ||
 	kb_die "mmdebstrap failed, see $log (mirror $mirror; set KB_MIRROR to change it)"
 
 kb_say "image $key: configuring the rootfs (trimmed boot, see images/README.md)"
-kb_run_logged "$log" "$here/rootfs-setup.sh" "$work/rootfs" "$key" ||
+kb_run_logged "$log" kbi_configure "$here/rootfs-setup.sh" "$work" "$key" ||
 	kb_die "rootfs-setup.sh failed, see $log"
 
-# Size: the rootfs plus 30 % plus 1 GiB free for the benchmarks.
 used_kb=$(du -sxk "$work/rootfs" | cut -f1)
-size_mb=$(((used_kb * 13 / 10) / 1024 + 1024))
+size_mb=$(kbi_fs_mb "$used_kb")
 kb_say "image $key: mkfs.ext4 -d ($((used_kb / 1024)) MB of files, ${size_mb} MB filesystem)"
-truncate -s "${size_mb}M" "$work/root.raw"
-kb_run_logged "$log" mkfs.ext4 -q -F -L kbroot -U clear -E root_owner=0:0 \
-	-d "$work/rootfs" "$work/root.raw" || kb_die "mkfs.ext4 failed, see $log"
-kb_run_logged "$log" qemu-img convert -f raw -O qcow2 "$work/root.raw" "$work/base.qcow2" ||
+kb_run_logged "$log" kbi_mkfs "$work" "$size_mb" || kb_die "mkfs.ext4 failed, see $log"
+kb_run_logged "$log" kbi_qcow2 "$work" ||
 	kb_die "qemu-img convert failed, see $log"
 # The base is never written by a boot (each boot gets an overlay).
 chmod a-w "$work/base.qcow2"
 
 t1=$(date +%s)
-{
-	printf '{\n'
-	printf '  "key": "%s",\n' "$key"
-	printf '  "suite": "%s",\n' "$suite"
-	printf '  "mirror": "%s",\n' "$(kb_json_str "$mirror")"
-	printf '  "packages": "%s",\n' "$(kb_json_str "$(packages)")"
-	printf '  "extra_packages": "%s",\n' "$(kb_json_str "${extra[*]}")"
-	printf '  "root": "/dev/vda",\n'
-	printf '  "rootfs_mb": %d,\n' $((used_kb / 1024))
-	printf '  "fs_mb": %d,\n' "$size_mb"
-	printf '  "qcow2_bytes": %d,\n' "$(stat -c %s "$work/base.qcow2")"
-	printf '  "sha256": "%s",\n' "$(kb_sha256_file "$work/base.qcow2")"
-	printf '  "build_seconds": %d,\n' $((t1 - t0))
-	printf '  "built": "%s"\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	printf '}\n'
-} | kb_atomic_write "$work/image.json"
+jq -n --arg key "$key" --arg suite "$suite" --arg mirror "$mirror" --arg packages "$(packages)" \
+	--arg extra "${extra[*]}" --argjson rootfs_mb $((used_kb / 1024)) --argjson fs_mb "$size_mb" \
+	--argjson qcow2 "$(stat -c %s "$work/base.qcow2")" --arg sha "$(kb_sha256_file "$work/base.qcow2")" \
+	--argjson seconds $((t1 - t0)) --arg built "$(date -u +%Y-%m-%dT%H:%M:%SZ)" '
+	{
+		key: $key, suite: $suite, mirror: $mirror, packages: $packages, extra_packages: $extra,
+		root: "/dev/vda", rootfs_mb: $rootfs_mb, fs_mb: $fs_mb, qcow2_bytes: $qcow2,
+		sha256: $sha, build_seconds: $seconds, built: $built
+	}' | kb_atomic_write "$work/image.json"
 # Dpkg list for the fingerprint.
 # shellcheck disable=SC2016 # dpkg-query's format, not the shell's
 chroot "$work/rootfs" dpkg-query -W -f='${Package}\t${Version}\n' >"$work/packages.txt" 2>/dev/null || true
