@@ -397,19 +397,16 @@ gate_differs() {
 		{ echo "guest/run.sh is not the one its guests ran"; return 0; }
 }
 
-# step S K LABEL: boot prefix K (kernel LABEL) against GOOD in rounds
-# until the rule decides every key; sets verdict to bad, good, undecided
-# or skip, and last_sd to the step's directory
+# step()'s results: verdict, last_sd (its directory), good_boots
 good_boots='' verdict='' last_sd=''
 printf 'step\tprefix\tkernel_key\tgood_boots\tprefix_boots\tworkload\tvariant\tpoint\tmetric\tratio\tlo\thi\tlevel\tverdict\tfrom\n' >"$run/bisect.tsv"
-step() {
-	local s=$1 k=$2 label=$3 sd r=0 b kargs rc f key rp from=''
-	sd=$run/steps/$(printf '%02d' "$s")-p$k
-	last_sd=$sd
-	key=$(basename "$(readlink -f "$KBENCH_CACHE/labels/$label")")
-	mkdir -p "$sd/merged/raw" "$sd/merged/workloads"
-	cp "$run"/wl/*.wl "$sd/merged/workloads/"
-	# GOOD's boots: step 0's (or BISECT_REF's) when they are reused
+
+# step_reuse: the boots step() takes instead of booting them: step 0's
+# from the gate (--gate) or BISECT_REF, GOOD's from step 0 when
+# BISECT_GOOD=reuse, a prefix's from BISECT_REF; sets from. Uses
+# step()'s locals (s, k, sd, key, from).
+step_reuse() {
+	local rp
 	if [ "$s" = 0 ] && [ -n "$gate_ok" ]; then
 		# the gate's boots (--gate): OLD's are GOOD's, NEW's prefix k's
 		link_boots "$gate/raw/old" "$sd/merged/raw/good"
@@ -428,48 +425,73 @@ step() {
 		from=ref
 		kb_say "step $s: prefix $k/$total: its $(nboots "$rp") boots from BISECT_REF=$ref"
 	fi
+}
+
+# step_round: round r of step(): boots what it lacks, merged into
+# $sd/merged; sets skipped=1 when the prefix has no boot at all (it
+# does not boot: the step is skipped). Uses step()'s locals.
+step_round() {
+	local b kargs rc f
+	# each side's first 3 boots (the least a verdict needs), then a pair
+	# at a time; GOOD boots beside the prefix unless its first 3 are
+	# reused (the added pairs are booted: the rule's look is the smaller
+	# side's boots)
+	kargs=()
+	if [ "$BISECT_GOOD" = each ] || { [ "$s" = 0 ] && [ -z "$good_from_ref" ]; } ||
+		[ "$(nboots "$sd/merged/raw/p$k")" != 0 ]; then
+		kargs=(--kernel "good=$good_label")
+	fi
+	b=1
+	[ "$(nboots "$sd/merged/raw/p$k")" != 0 ] || b=3
+	if [ "$r" = 1 ] && [ "$from" != '' ] && [ "$(nboots "$sd/merged/raw/p$k")" != 0 ]; then
+		kargs=()
+	else
+		kargs+=(--kernel "p$k=$label")
+	fi
+	[ "${#kargs[@]}" -gt 0 ] || return 0
+	kb_say "step $s: prefix $k/$total, round $r: $b boot(s) a side"
+	rc=0
+	export BOOTS=$b
+	kb_fg "$here/run.sh" --run "$sd/rounds/r$r" "${kargs[@]}" >&2 || rc=$?
+	[ -z "$KB_SIGNAL" ] || stopped "step $s"
+	if [ -d "$sd/rounds/r$r/raw/good" ]; then
+		[ "$(find "$sd/rounds/r$r/raw/good" -name .done | wc -l)" -gt 0 ] ||
+			kb_die "step $s: GOOD ($good_label) did not complete a boot; see $sd/rounds/r$r/failed-boots.tsv"
+		link_boots "$sd/rounds/r$r/raw/good" "$sd/merged/raw/good"
+	fi
+	link_boots "$sd/rounds/r$r/raw/p$k" "$sd/merged/raw/p$k"
+	if [ "$(nboots "$sd/merged/raw/p$k")" = 0 ]; then
+		[ "$rc" = 0 ] || kb_say "step $s: run.sh exited $rc (above)"
+		skipped=1
+		return 0
+	fi
+	[ "$rc" = 0 ] || kb_die "step $s: run.sh exited $rc (above); its run directory is $sd/rounds/r$r"
+	# the calibrated floor, if its A/A run was made as this one
+	if [ ! -f "$run/floor.arg" ]; then
+		f=$("$here/floor.sh" "$sd/rounds/r$r")
+		[ -z "$f" ] || floor_arg=(--floor "$f")
+		printf '%s\n' "${floor_arg[@]}" | grep . >"$run/floor.arg" || true
+	fi
+}
+
+# step S K LABEL: boot prefix K (kernel LABEL) against GOOD in rounds
+# until the rule decides every key (or BISECT_BOOTS is spent), one line
+# a key in bisect.tsv; sets verdict to bad, good, undecided or skip,
+# and last_sd to the step's directory.
+step() {
+	local s=$1 k=$2 label=$3 sd r=0 key from='' skipped=0
+	sd=$run/steps/$(printf '%02d' "$s")-p$k
+	last_sd=$sd
+	key=$(basename "$(readlink -f "$KBENCH_CACHE/labels/$label")")
+	mkdir -p "$sd/merged/raw" "$sd/merged/workloads"
+	cp "$run"/wl/*.wl "$sd/merged/workloads/"
+	step_reuse
 	while :; do
 		r=$((r + 1))
-		# each side's first 3 boots (the least a verdict needs), then
-		# a pair at a time; GOOD boots beside the prefix unless its
-		# first 3 are reused (the added pairs are booted: the rule's
-		# look is the smaller side's boots)
-		kargs=()
-		if [ "$BISECT_GOOD" = each ] || { [ "$s" = 0 ] && [ -z "$good_from_ref" ]; } ||
-			[ "$(nboots "$sd/merged/raw/p$k")" != 0 ]; then
-			kargs=(--kernel "good=$good_label")
-		fi
-		b=1
-		[ "$(nboots "$sd/merged/raw/p$k")" != 0 ] || b=3
-		if [ "$r" = 1 ] && [ "$from" != '' ] && [ "$(nboots "$sd/merged/raw/p$k")" != 0 ]; then
-			kargs=()
-		else
-			kargs+=(--kernel "p$k=$label")
-		fi
-		if [ "${#kargs[@]}" -gt 0 ]; then
-			kb_say "step $s: prefix $k/$total, round $r: $b boot(s) a side"
-			rc=0
-			export BOOTS=$b
-			kb_fg "$here/run.sh" --run "$sd/rounds/r$r" "${kargs[@]}" >&2 || rc=$?
-			[ -z "$KB_SIGNAL" ] || stopped "step $s"
-			if [ -d "$sd/rounds/r$r/raw/good" ]; then
-				[ "$(find "$sd/rounds/r$r/raw/good" -name .done | wc -l)" -gt 0 ] ||
-					kb_die "step $s: GOOD ($good_label) did not complete a boot; see $sd/rounds/r$r/failed-boots.tsv"
-				link_boots "$sd/rounds/r$r/raw/good" "$sd/merged/raw/good"
-			fi
-			link_boots "$sd/rounds/r$r/raw/p$k" "$sd/merged/raw/p$k"
-			if [ "$(nboots "$sd/merged/raw/p$k")" = 0 ]; then
-				[ "$rc" = 0 ] || kb_say "step $s: run.sh exited $rc (above)"
-				verdict=skip
-				return 0
-			fi
-			[ "$rc" = 0 ] || kb_die "step $s: run.sh exited $rc (above); its run directory is $sd/rounds/r$r"
-			# the calibrated floor, if its A/A run was made as this one
-			if [ ! -f "$run/floor.arg" ]; then
-				f=$("$here/floor.sh" "$sd/rounds/r$r")
-				[ -z "$f" ] || floor_arg=(--floor "$f")
-				printf '%s\n' "${floor_arg[@]}" | grep . >"$run/floor.arg" || true
-			fi
+		step_round
+		if [ "$skipped" = 1 ]; then
+			verdict=skip
+			return 0
 		fi
 		decide "$sd/merged" good "p$k"
 		[ -s "$sd/merged/decide.tsv" ] ||
@@ -481,6 +503,12 @@ step() {
 		fi
 		break
 	done
+	step_record
+}
+
+# step_record: step()'s lines in bisect.tsv, its compare.json kept, and
+# its verdict. Uses step()'s locals.
+step_record() {
 	while IFS=$'\t' read -r w var pt m v _ ratio l h lev; do
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$k" "$key" \
 			"$(nboots_at "$sd/merged/raw/good" "$pt")" "$(nboots_at "$sd/merged/raw/p$k" "$pt")" \
