@@ -203,6 +203,75 @@ import_runs() {
 
 # show: per metric, its value against the baseline across the series'
 # revisions (the latest run of each), with the change points.
+# show_query WHERE FILE: the latest estimate of every revision against
+# the baseline, one row a key and revision, into FILE
+show_query() {
+	local where=$1
+	sql -separator $'\t' -noheader >"$2" <<EOF
+WITH rows AS (
+	SELECT k.series, k.revision, k.rev_num, r.*,
+		row_number() OVER (PARTITION BY k.series, k.revision, r.workload, r.variant,
+			r.point, r.metric ORDER BY r.run_id DESC) AS latest,
+		min(r.run_id) OVER (PARTITION BY k.series, k.revision) AS first_run
+	FROM results r
+	JOIN kernels k ON k.run_id = r.run_id AND k.name = r.new
+	JOIN kernels b ON b.run_id = r.run_id AND b.name = r.base
+	WHERE b.npatches = 0 AND k.npatches > 0 AND r.estimate IS NOT NULL
+		AND r.comparison NOT LIKE 'step-%' $where
+)
+SELECT series, workload, variant, point, metric, unit, better, scale, revision, run_id,
+	estimate, ci_lo, ci_hi, verdict, min_effect
+FROM rows WHERE latest = 1
+ORDER BY series, workload, variant, point, metric, rev_num IS NULL, rev_num, first_run;
+EOF
+}
+
+# show_group I: group I of show() (a series and metric key) as text,
+# and as a chart and table added to html when --out is given. Uses
+# show()'s locals (tmp, out, html).
+show_group() {
+	local i=$1 title unit better scale fl s w v p m
+	# cut, not read: an empty variant must stay a field
+	s=$(cut -f1 "$tmp/g$i.key") w=$(cut -f2 "$tmp/g$i.key") v=$(cut -f3 "$tmp/g$i.key")
+	p=$(cut -f4 "$tmp/g$i.key") m=$(cut -f5 "$tmp/g$i.key")
+	unit=$(head -n 1 "$tmp/g$i.rows" | cut -f6)
+	better=$(head -n 1 "$tmp/g$i.rows" | cut -f7)
+	scale=$(head -n 1 "$tmp/g$i.rows" | cut -f8)
+	fl=$(awk -F'\t' '$15 > f { f = $15 } END { print f ? f : 0.01 }' "$tmp/g$i.rows")
+	if [ "$scale" = ratio ]; then
+		cut -f9,11,12,13 "$tmp/g$i.rows" | "$kbstat" changepoint --floor "$fl" >"$tmp/g$i.cp"
+	else
+		cut -f9 "$tmp/g$i.rows" | sed 's/$/\t-/' >"$tmp/g$i.cp"
+	fi
+	title="$s: $w${v:+/$v} $p $m ($unit, $better is better)"
+	printf '== %s\n' "$title"
+	printf '%-14s %-20s %-32s %-13s %s\n' revision run "$([ "$scale" = ratio ] && echo "ratio [95% CI]" || echo "difference [95% CI]")" verdict change
+	paste "$tmp/g$i.rows" "$tmp/g$i.cp" | awk -F'\t' '{
+		printf "%-14s %-20s %-32s %-13s %s\n", $9, $10, sprintf("%.4g [%.4g, %.4g]", $11, $12, $13), $14,
+			($17 == "change" ? "<- change point" : "")
+	}'
+	[ "$scale" = ratio ] || echo "(a difference: no change points are searched)"
+	echo
+	if [ -n "$out" ]; then
+		paste "$tmp/g$i.rows" "$tmp/g$i.cp" | awk -F'\t' '{ print NR - 1, $11, $12, $13, $9, ($17 == "change") }' >"$tmp/g$i.dat"
+		chart "$tmp/g$i.dat" "$title" "$scale" "$tmp/g$i.svg"
+		html="$html<h2>$(esc "$title")</h2>$(cat "$tmp/g$i.svg")<table><tr><th>revision</th><th>run</th><th>estimate [95 % CI]</th><th>verdict</th><th>change point</th></tr>$(paste "$tmp/g$i.rows" "$tmp/g$i.cp" | esc | awk -F'\t' '{ printf "<tr><td>%s</td><td>%s</td><td>%.4g [%.4g, %.4g]</td><td>%s</td><td>%s</td></tr>", $9, $10, $11, $12, $13, $14, ($17 == "change" ? "yes" : "") }')</table>"
+	fi
+}
+
+# show_page: show()'s index.html in out, from html
+show_page() {
+	mkdir -p "$out"
+	{
+		printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>kbench history</title>'
+		printf '<style>body{font-family:sans-serif;max-width:1400px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}svg{max-width:100%%;height:auto}</style></head><body>'
+		printf '<h1>kbench: the series across its revisions</h1><p>Each revision against the baseline (the latest run of it), the 95 %% interval, and the change points (e-divisive means; analysis/README.md). From %s.</p>' "$(esc <<<"$db")"
+		printf '%s\n</body></html>\n' "$html"
+	} >"$out/.index.html.tmp"
+	mv "$out/.index.html.tmp" "$out/index.html"
+	kb_say "history: $out/index.html"
+}
+
 show() {
 	local wl='' metric='' series='' out='' where=''
 	while [ $# -gt 0 ]; do
@@ -237,23 +306,7 @@ show() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064 # the name is fixed now
 	trap "rm -rf '$tmp'" EXIT
-	sql -separator $'\t' -noheader >"$tmp/rows" <<EOF
-WITH rows AS (
-	SELECT k.series, k.revision, k.rev_num, r.*,
-		row_number() OVER (PARTITION BY k.series, k.revision, r.workload, r.variant,
-			r.point, r.metric ORDER BY r.run_id DESC) AS latest,
-		min(r.run_id) OVER (PARTITION BY k.series, k.revision) AS first_run
-	FROM results r
-	JOIN kernels k ON k.run_id = r.run_id AND k.name = r.new
-	JOIN kernels b ON b.run_id = r.run_id AND b.name = r.base
-	WHERE b.npatches = 0 AND k.npatches > 0 AND r.estimate IS NOT NULL
-		AND r.comparison NOT LIKE 'step-%' $where
-)
-SELECT series, workload, variant, point, metric, unit, better, scale, revision, run_id,
-	estimate, ci_lo, ci_hi, verdict, min_effect
-FROM rows WHERE latest = 1
-ORDER BY series, workload, variant, point, metric, rev_num IS NULL, rev_num, first_run;
-EOF
+	show_query "$where" "$tmp/rows"
 	[ -s "$tmp/rows" ] || kb_die "no rows in $db against the baseline${wl:+ for WORKLOAD=$wl}${metric:+ METRIC=$metric}${series:+ SERIES=$series}"
 	# one group per series and metric key
 	awk -F'\t' -v d="$tmp" '{
@@ -261,47 +314,12 @@ EOF
 		if (!(k in g)) { g[k] = ++n; print k > (d "/g" n ".key") }
 		print > (d "/g" g[k] ".rows")
 	} END { print n > (d "/count") }' "$tmp/rows"
-	local ng i html="" title unit better scale fl s w v p m
+	local ng i html=""
 	ng=$(cat "$tmp/count")
 	for ((i = 1; i <= ng; i++)); do
-		# cut, not read: an empty variant must stay a field
-		s=$(cut -f1 "$tmp/g$i.key") w=$(cut -f2 "$tmp/g$i.key") v=$(cut -f3 "$tmp/g$i.key")
-		p=$(cut -f4 "$tmp/g$i.key") m=$(cut -f5 "$tmp/g$i.key")
-		unit=$(head -n 1 "$tmp/g$i.rows" | cut -f6)
-		better=$(head -n 1 "$tmp/g$i.rows" | cut -f7)
-		scale=$(head -n 1 "$tmp/g$i.rows" | cut -f8)
-		fl=$(awk -F'\t' '$15 > f { f = $15 } END { print f ? f : 0.01 }' "$tmp/g$i.rows")
-		if [ "$scale" = ratio ]; then
-			cut -f9,11,12,13 "$tmp/g$i.rows" | "$kbstat" changepoint --floor "$fl" >"$tmp/g$i.cp"
-		else
-			cut -f9 "$tmp/g$i.rows" | sed 's/$/\t-/' >"$tmp/g$i.cp"
-		fi
-		title="$s: $w${v:+/$v} $p $m ($unit, $better is better)"
-		printf '== %s\n' "$title"
-		printf '%-14s %-20s %-32s %-13s %s\n' revision run "$([ "$scale" = ratio ] && echo "ratio [95% CI]" || echo "difference [95% CI]")" verdict change
-		paste "$tmp/g$i.rows" "$tmp/g$i.cp" | awk -F'\t' '{
-			printf "%-14s %-20s %-32s %-13s %s\n", $9, $10, sprintf("%.4g [%.4g, %.4g]", $11, $12, $13), $14,
-				($17 == "change" ? "<- change point" : "")
-		}'
-		[ "$scale" = ratio ] || echo "(a difference: no change points are searched)"
-		echo
-		if [ -n "$out" ]; then
-			paste "$tmp/g$i.rows" "$tmp/g$i.cp" | awk -F'\t' '{ print NR - 1, $11, $12, $13, $9, ($17 == "change") }' >"$tmp/g$i.dat"
-			chart "$tmp/g$i.dat" "$title" "$scale" "$tmp/g$i.svg"
-			html="$html<h2>$(esc "$title")</h2>$(cat "$tmp/g$i.svg")<table><tr><th>revision</th><th>run</th><th>estimate [95 % CI]</th><th>verdict</th><th>change point</th></tr>$(paste "$tmp/g$i.rows" "$tmp/g$i.cp" | esc | awk -F'\t' '{ printf "<tr><td>%s</td><td>%s</td><td>%.4g [%.4g, %.4g]</td><td>%s</td><td>%s</td></tr>", $9, $10, $11, $12, $13, $14, ($17 == "change" ? "yes" : "") }')</table>"
-		fi
+		show_group "$i"
 	done
-	if [ -n "$out" ]; then
-		mkdir -p "$out"
-		{
-			printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>kbench history</title>'
-			printf '<style>body{font-family:sans-serif;max-width:1400px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}svg{max-width:100%%;height:auto}</style></head><body>'
-			printf '<h1>kbench: the series across its revisions</h1><p>Each revision against the baseline (the latest run of it), the 95 %% interval, and the change points (e-divisive means; analysis/README.md). From %s.</p>' "$(esc <<<"$db")"
-			printf '%s\n</body></html>\n' "$html"
-		} >"$out/.index.html.tmp"
-		mv "$out/.index.html.tmp" "$out/index.html"
-		kb_say "history: $out/index.html"
-	fi
+	[ -z "$out" ] || show_page
 }
 
 esc() {
