@@ -39,40 +39,8 @@ k0=$(key) || { echo "Bail out! build-image.sh --key failed on the scratch copy";
 t "the key is 16 hex digits" bash -c "[[ '$k0' =~ ^[0-9a-f]{16}$ ]]"
 is "the key is stable" "$(key)" "$k0"
 
-# edit FILE SED-EXPR: change FILE in the copy; fails if nothing changed.
-edit() {
-	cp "$1" "$tmp/before"
-	sed -i -e "$2" "$1"
-	! cmp -s "$tmp/before" "$1"
-}
-
-# restore: back to the pristine copy.
-restore() {
-	rm -rf "$k"
-	cp -r "$tmp/pristine" "$k"
-}
-
-# same DESC FILE SED-EXPR: the edit changes FILE and leaves the key alone.
-same() {
-	restore
-	if ! edit "$2" "$3"; then
-		ok 1 "$1 (the edit did not apply: $3)"
-	else
-		is "$1" "$(key)" "$k0"
-	fi
-}
-
-# differs DESC FILE SED-EXPR: the edit changes FILE and the key.
-differs() {
-	restore
-	if ! edit "$2" "$3"; then
-		ok 1 "$1 (the edit did not apply: $3)"
-	elif [ "$(key)" != "$k0" ]; then
-		ok 0 "$1"
-	else
-		ok 1 "$1 (key still $k0)"
-	fi
-}
+# shellcheck source=tests/lib/key-edits.sh
+. "$top/tests/lib/key-edits.sh"
 
 ic=$k/images/image-cmds.sh
 # 3-6: wording is not an input

@@ -48,45 +48,16 @@ k0=$(key) || { echo "Bail out! key.sh failed on the scratch copy"; exit 1; }
 t "the key is a sha256" bash -c "[[ '$k0' =~ ^[0-9a-f]{64}$ ]]"
 t "the key is stable" test "$(key)" = "$k0"
 
-# edit FILE SED-EXPR: change FILE in the copy; fails if nothing changed.
-edit() {
-	cp "$1" "$tmp/before"
-	sed -i -e "$2" "$1"
-	! cmp -s "$tmp/before" "$1"
-}
-
-# restore: back to the pristine copy (and the pristine patches).
-restore() {
-	rm -rf "$k"
-	cp -r "$tmp/pristine" "$k"
+# shellcheck source=tests/lib/key-edits.sh
+. "$top/tests/lib/key-edits.sh"
+# the pristine patches too
+key_restore_more() {
 	cp "$fx/patches/demo/"*.patch "$tmp/p/"
 	ls "$tmp"/p/*.patch >"$tmp/list"
 }
-
-# same DESC FILE SED-EXPR: the edit changes FILE and leaves the key alone.
-same() {
-	restore
-	if ! edit "$2" "$3"; then
-		ok 1 "$1 (the edit did not apply: $3)"
-	elif [ "$(key)" = "$k0" ]; then
-		ok 0 "$1"
-	else
-		ok 1 "$1"
-		diag "$(diff <("$tmp/pristine/kernel/scripts/key.sh" -v "$tmp/list") \
-			<("$ks/key.sh" -v "$tmp/list") || true)"
-	fi
-}
-
-# differs DESC FILE SED-EXPR: the edit changes FILE and the key.
-differs() {
-	restore
-	if ! edit "$2" "$3"; then
-		ok 1 "$1 (the edit did not apply: $3)"
-	elif [ "$(key)" != "$k0" ]; then
-		ok 0 "$1"
-	else
-		ok 1 "$1"
-	fi
+key_diag() {
+	diag "$(diff <("$tmp/pristine/kernel/scripts/key.sh" -v "$tmp/list") \
+		<("$ks/key.sh" -v "$tmp/list") || true)"
 }
 
 # 3-8: wording is not an input

@@ -60,43 +60,8 @@ t "--key runs no make and no git, and makes no cache directory" \
 	bash -c "[ -z \"\$(ls -A '$tmp/marks')\" ] && [ ! -e '$KBENCH_CACHE/upstream-selftests' ] &&
 		[ ! -e '$KBENCH_CACHE/kernel.lock' ]"
 
-# edit FILE SED-EXPR: change FILE in the copy; fails if nothing changed.
-edit() {
-	cp "$1" "$tmp/before"
-	sed -i -e "$2" "$1"
-	! cmp -s "$tmp/before" "$1"
-}
-
-# restore: back to the pristine copy.
-restore() {
-	rm -rf "$k"
-	cp -r "$tmp/pristine" "$k"
-}
-
-# same DESC FILE SED-EXPR: the edit changes FILE and leaves the key alone.
-same() {
-	restore
-	if ! edit "$2" "$3"; then
-		ok 1 "$1 (the edit did not apply: $3)"
-	else
-		is "$1" "$(key)" "$k0"
-	fi
-}
-
-# differs DESC FILE SED-EXPR: the edit changes FILE and the key.
-differs() {
-	local nk
-	restore
-	if ! edit "$2" "$3"; then
-		ok 1 "$1 (the edit did not apply: $3)"
-	elif ! nk=$(key 2>"$tmp/err"); then
-		ok 1 "$1 (build.sh --key failed: $(cat "$tmp/err"))"
-	elif [ "$nk" != "$k0" ]; then
-		ok 0 "$1"
-	else
-		ok 1 "$1 (key still $k0)"
-	fi
-}
+# shellcheck source=tests/lib/key-edits.sh
+. "$top/tests/lib/key-edits.sh"
 
 # 4-6: wording is not an input
 same "rewording a kb_say progress message in build.sh keeps the key" \
