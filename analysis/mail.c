@@ -163,10 +163,12 @@ static void print_group(const struct row *const *g, size_t n,
 		 *common ? " at " : "", common);
 	text_wrap(stdout, "", "    ", title, WIDTH);
 	/*
-	 * a row wider than 80 columns: the point goes on a line of its own.
-	 * The rows decide (the last head, "verdict", may be a few columns
-	 * longer than the verdicts under it).
+	 * a row or the head wider than 80 columns: the point goes on a line
+	 * of its own. The last column is as wide as its widest cell or its
+	 * head ("verdict" over "better" is one column more).
 	 */
+	if (ncol && strlen(head[ncol - 1]) > lastw)
+		lastw = strlen(head[ncol - 1]);
 	for (c = 0; c + 1 < ncol; c++)
 		total += wid[c] ? wid[c] + 2 : 0;
 	total += ncol ? lastw + 2 : 0;

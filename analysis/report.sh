@@ -355,15 +355,16 @@ inline_svg() {
 }
 
 # An HTML table's head and rows: TABLE (html: every judged row, primary
-# first; html-headline: WORKLOAD's primary rows; html-info; html-na) in
-# the columns, order and heads the model gives it (MODEL: kbstat model's
-# "columns"), the cells from ROWS (kbstat table rows, by its header's
-# names), escaped for HTML.
+# first; html-headline: WORKLOAD's primary rows of METRIC; html-info;
+# html-na) in the columns, order and heads the model gives it (MODEL:
+# kbstat model's "columns"), the cells from ROWS (kbstat table rows, by
+# its header's names), escaped for HTML.
+# table_html TABLE MODEL ROWS [WORKLOAD METRIC]
 table_html() {
 	jq -r --arg t "$1" '.columns[] | select(.tables | index($t)) |
 		[.key, .head, .align, .fold // ""] | @tsv' "$2" >"$tmp/columns.tsv" ||
 		kb_die "$2: no columns for table $1 (kbstat model)"
-	awk -F'\t' -v mode="$1" -v want="${4:-}" '
+	awk -F'\t' -v mode="$1" -v want="${4:-}" -v wantm="${5:-}" '
 	function h(s) {
 		gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
 		gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
@@ -377,7 +378,8 @@ table_html() {
 		return "<td class=\"num\"><span>" h(substr(s, 1, i - 1)) "</span> <span>" \
 			h(substr(s, i + 1)) "</span></td>"
 	}
-	# text: a point may break after each of its parameters. A folded
+	# text: a point may break after each of its parameters, a name
+	# (kprobe_multi, memcg_bytes_overwritten) after an underscore. A folded
 	# column (the why of a verdict) is shown in full in a headline; the
 	# full tables keep a row one line tall, it folded under the cell (no
 	# script: <details>)
@@ -386,7 +388,7 @@ table_html() {
 		if (align[k] == "right")
 			return num(v)
 		v = h(v)
-		gsub(/;/, ";<wbr>", v)
+		gsub(/[;_]/, "&<wbr>", v)
 		f = fold[k] == "" ? "" : h(c[fold[k]])
 		if (fold[k] == "")
 			return "<td>" v "</td>"
@@ -401,7 +403,7 @@ table_html() {
 		if (mode == "html")
 			return s == "primary" || s == "judged"
 		if (mode == "html-headline")
-			return s == "primary" && c["workload"] == want
+			return s == "primary" && c["workload"] == want && c["metric"] == wantm
 		return s == (mode == "html-info" ? "informational" : "n/a")
 	}
 	FNR == NR { n++; key[n] = $1; head[n] = $2; align[n] = $3; fold[n] = $4; next }
@@ -434,9 +436,9 @@ table_html() {
 na_html() {
 	awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$2" || return 0
 	printf '<p>Absent: the kernel lacks what the variant needs (kbbench found it missing). Not a failure, never tested.</p>\n'
-	printf '<table class="na">\n'
+	printf '<div class="wide"><table class="na">\n'
 	table_html html-na "$1" "$2"
-	echo "</table>"
+	echo "</table></div>"
 }
 
 # A variant comparison: its cover-letter table, every judged row, n/a rows.
@@ -449,9 +451,9 @@ variant_html() {
 		kb_html_escape <"$tmp/$vc.cover.txt"
 		echo "</pre>"
 	fi
-	echo "<table>"
+	echo "<div class=\"wide\"><table>"
 	table_html html "$tmp/$vc.model.json" "$tmp/$vc.rows.tsv"
-	echo "</table>"
+	echo "</table></div>"
 	na_html "$tmp/$vc.model.json" "$tmp/$vc.rows.tsv"
 	local c
 	for c in "${charts[@]}"; do
@@ -461,6 +463,20 @@ variant_html() {
 		inline_svg "$tmp/$c.svg" "c$nfig"
 		printf '<figcaption>%s</figcaption></figure>\n' "$(printf '%s' "${chart_cap[$c]}" | kb_html_escape)"
 	done
+}
+
+# The headline's rows of workload W (MODEL ROWS W): a table per primary
+# metric, which its caption names with its unit and direction.
+headline_tables() {
+	local m mu better
+	while IFS=$'\t' read -r m mu better; do
+		printf '<table class="headline">\n<caption>%s: %s is better</caption>\n' \
+			"$(printf '%s' "$mu" | kb_html_escape)" "$(printf '%s' "$better" | kb_html_escape)"
+		table_html html-headline "$1" "$2" "$3" "$m"
+		printf '</table>\n'
+	done < <(awk -F'\t' -v w="$3" 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["section"] == "primary" && $col["workload"] == w && !seen[$col["metric"]]++ {
+			print $col["metric"] "\t" $col["metric_unit"] "\t" $col["better"] }' "$2")
 }
 
 # The headline's answer for the variants of workload W: each variant
@@ -475,9 +491,8 @@ cover_html() {
 			kb_html_escape <"$tmp/cover.txt"
 			printf '</pre>\n'
 		elif awk -F'\t' -v w="$1" '$1 == "primary" && $2 == w { f = 1 } END { exit !f }' "$tmp/$vc.rows.tsv"; then
-			printf '<h4>%s</h4>\n<table class="headline">\n' "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
-			table_html html-headline "$tmp/$vc.model.json" "$tmp/$vc.rows.tsv" "$1"
-			printf '</table>\n'
+			printf '<h4>%s</h4>\n' "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
+			headline_tables "$tmp/$vc.model.json" "$tmp/$vc.rows.tsv" "$1"
 		fi
 	done
 }
@@ -532,6 +547,8 @@ nfig=0
 <style>
 body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
 table { border-collapse: collapse; font-size: 0.9em; max-width: 100%; }
+table caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
+div.wide { overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
 td.num span { white-space: nowrap; }
 figure svg { max-width: 100%; height: auto; }
@@ -586,9 +603,7 @@ EOF
 	for w in "${headline[@]}"; do
 		printf '<section class="headline" id="headline-%s">\n<h3>%s</h3>\n' \
 			"$(printf '%s' "$w" | tr -c 'A-Za-z0-9._=-' '_')" "$(printf '%s' "$w" | kb_html_escape)"
-		printf '<table class="headline">\n'
-		table_html html-headline "$tmp/model.json" "$tmp/rows.tsv" "$w"
-		printf '</table>\n'
+		headline_tables "$tmp/model.json" "$tmp/rows.tsv" "$w"
 		cover_html "$w"
 		figures "$w" primary
 		printf '</section>\n'
@@ -600,10 +615,10 @@ EOF
 EOF
 	jq -r '.method.notes[] | "<p>\(@html)</p>"' "$tmp/model.json"
 	cat <<EOF
-<table id="results-table">
+<div class="wide"><table id="results-table">
 EOF
 	table_html html "$tmp/model.json" "$tmp/rows.tsv"
-	echo "</table>"
+	echo "</table></div>"
 	if awk -F'\t' '$1 == "n/a" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then
 		echo "<h2 id=\"absent\">Absent (n/a)</h2>"
 		na_html "$tmp/model.json" "$tmp/rows.tsv"
@@ -618,9 +633,9 @@ EOF
 	if awk -F'\t' '$1 == "informational" { f = 1 } END { exit !f }' "$tmp/rows.tsv"; then
 		echo "<h2>Informational metrics</h2>"
 		echo "<p>Counts and sizes (rows, bytes, columns): both kernels' medians side by side; no test, no verdict.</p>"
-		echo "<table>"
+		echo "<div class=\"wide\"><table>"
 		table_html html-info "$tmp/model.json" "$tmp/rows.tsv"
-		echo "</table>"
+		echo "</table></div>"
 	fi
 	if jq -e '(.failed_boots // []) | length > 0' "$tmp/results.json" >/dev/null; then
 		echo "<h2>Failed boots</h2>"
@@ -648,10 +663,10 @@ EOF
 	if [ -f "$run/hosts.tsv" ] && [ "$(wc -l <"$run/hosts.tsv")" -gt 1 ]; then
 		echo "<h2 id=\"hosts\">Hosts</h2>"
 		echo "<p>The host that ran each boot: its login (<code>HOSTS=</code>; local is this machine), CPU, QEMU, kernel and accelerator.</p>"
-		echo "<table><tr><th>kernel</th><th>boot</th><th>host</th><th>hostname</th><th>CPU</th><th>QEMU</th><th>host kernel</th><th>accel</th></tr>"
+		echo "<div class=\"wide\"><table><tr><th>kernel</th><th>boot</th><th>host</th><th>hostname</th><th>CPU</th><th>QEMU</th><th>host kernel</th><th>accel</th></tr>"
 		tail -n +2 "$run/hosts.tsv" | kb_html_escape | awk -F '\t' '{
 			printf "<tr>"; for (i = 1; i <= NF; i++) printf "<td>%s</td>", $i; print "</tr>" }'
-		echo "</table>"
+		echo "</table></div>"
 	fi
 	if [ -f "$run/fingerprint.json" ]; then
 		echo "<h2>Fingerprint</h2><pre>"

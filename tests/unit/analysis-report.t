@@ -48,7 +48,7 @@ check "no chart of the informational metric, no headline chart of the non-primar
 	bash -c "! ls '$run' | grep -q -e 'rows' -e 'chart-primary-irq-cycles'"
 check "index.html opens with the headline: primary rows, then its chart, before the full table" \
 	bash -c "awk '/<h2 id=\"headline\">/ { h = NR } /<section class=\"headline\" id=\"headline-irq\">/ { s = NR }
-		/<td>latency \\(ns\\)<\/td>/ && !l { l = NR } /<figure id=\"chart-primary-irq-latency\">/ { f = NR }
+		/<caption>latency \\(ns\\): lower is better<\/caption>/ && !l { l = NR } /<figure id=\"chart-primary-irq-latency\">/ { f = NR }
 		/<h2>Results/ { r = NR } END { exit !(h && h < s && s < l && l < f && f < r) }' '$run/index.html' &&
 		! sed -n '/<section class=\"headline\" id=\"headline-irq\">/,/<\/section>/p' '$run/index.html' | grep -q cycles"
 check "summary.txt: primary metrics, then the other judged ones, informational last" \
