@@ -45,6 +45,8 @@ struct claim {
 struct cell {
 	char *desc, *ratio, *verdict, *clock, *up, *up_full;
 	int span;		/* not run or n/a: one text across ratio and verdict */
+	/* upstream's figure points the other way: the verdict it implies */
+	const char *up_verdict;
 };
 
 static int answer_usage(void)
@@ -289,6 +291,32 @@ static void fill_cell(struct cell *c, const struct row *r, const char *why_not)
 	}
 }
 
+/*
+ * The verdict upstream's "NUMBERx" implies for row r, when it is the
+ * opposite of r's: a figure beyond the row's minimum effect on one side
+ * of 1 (same direction as our ratio) where r is better or worse on the
+ * other. NULL otherwise (same direction, within the minimum effect, a
+ * difference, no figure).
+ */
+static const char *opposite_of(const struct row *r, const char *up)
+{
+	const char *up_verdict;
+	char *end;
+	double x, me;
+
+	if (!r || !r->scale || strcmp(r->scale, "ratio") || !r->better ||
+	    (strcmp(r->verdict, "better") && strcmp(r->verdict, "worse")))
+		return NULL;
+	x = strtod(up, &end);
+	if (end == up || *end != 'x' || !(x > 0))
+		return NULL;
+	me = json_num(r->r, "min_effect");
+	if (!(fabs(x - 1) > (isnan(me) ? 0 : me)))
+		return NULL;
+	up_verdict = (x > 1) == !strcmp(r->better, "higher") ? "better" : "worse";
+	return strcmp(up_verdict, r->verdict) ? up_verdict : NULL;
+}
+
 /* The variant comparison of kernel k, base b, new n; NULL if none. */
 static const struct results *find_vc(const struct results *vc, size_t nvc,
 				     const char *k, const char *b, const char *n)
@@ -340,6 +368,7 @@ static void claim_cell(struct cell *cl, const struct claim *c,
 				 c->new, c->base, k);
 	}
 	fill_cell(cl, r, why);
+	cl->up_verdict = opposite_of(r, c->up);
 }
 
 static int cmp_file(const void *a, const void *b)
@@ -366,13 +395,18 @@ static long boots_in(const char *s)
 
 /* The upstream column's width at most: a "NUMBERx" fits, a text is below. */
 #define UP_COL 8
+/* after upstream's figure where it points the other way (explained below) */
+#define OPPOSITE " !"
 
 static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol,
 			 const char *head)
 {
 	size_t wr = strlen(head), wv = strlen("verdict"), wc = 0,
-	       wu = 0, wf = 0, wd = strlen("claim"), rest, i;
+	       wu = 0, wf = 0, wd = strlen("claim"), rest, i, mark = 0;
 
+	for (i = 0; i < n; i++)
+		if (cl[i].up_verdict)
+			mark = strlen(OPPOSITE);
 	for (i = 0; i < n; i++) {
 		if (!cl[i].span) {
 			wr = strlen(cl[i].ratio) > wr ? strlen(cl[i].ratio) : wr;
@@ -386,7 +420,7 @@ static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol,
 	if (clockcol && wc < strlen("clock"))
 		wc = strlen("clock");
 	rest = 2 + 2 + wr + 2 + wv + (clockcol ? 2 + wc : 0);
-	if (wf && rest + wd + 2 + (wf > 8 ? wf : 8) <= width) {
+	if (wf && rest + wd + 2 + (wf + mark > 8 ? wf + mark : 8) <= width) {
 		/* room for upstream's figures in full: no footnote needed */
 		for (i = 0; i < n; i++) {
 			free(cl[i].up);
@@ -396,7 +430,7 @@ static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol,
 	} else if (wu) {
 		wu = UP_COL;
 		for (i = 0; i < n; i++) {
-			if (strlen(cl[i].up) <= wu)
+			if (strlen(cl[i].up) + (cl[i].up_verdict ? mark : 0) <= wu)
 				continue;
 			free(cl[i].up);
 			cl[i].up = xstrdup("below");
@@ -439,12 +473,46 @@ static void print_claims(struct cell *cl, size_t n, size_t width, int clockcol,
 						"  %-*s", (int)wc, c->clock);
 		}
 		if (*c->up)
-			snprintf(line + len, sizeof(line) - len, "  %s", c->up);
+			snprintf(line + len, sizeof(line) - len, "  %s%s", c->up,
+				 c->up_verdict ? OPPOSITE : "");
 		/* no trailing blanks */
 		len = strlen(line);
 		while (len && line[len - 1] == ' ')
 			line[--len] = 0;
 		puts(line);
+	}
+}
+
+/*
+ * The claims whose upstream figure points the other way: both numbers
+ * can be right, and the reader is told why in plain words, per clock.
+ */
+static void print_opposite(const struct cell *cl, size_t n, size_t width)
+{
+	char line[1024], *up;
+	size_t i, k, head = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!cl[i].up_verdict)
+			continue;
+		/* once per clock, before its first row */
+		for (k = 0; k < i && !(cl[k].up_verdict && !strcmp(cl[k].clock, cl[i].clock)); k++)
+			;
+		if (k == i && !strcmp(cl[i].clock, "icount"))
+			snprintf(line, sizeof(line), "%supstream's figure points the other way, and both can stand: this run's clock is icount, the count of instructions the guest ran (1 ns each, whatever it costs: no cache or TLB misses, no slow instructions), where upstream timed real hardware. An ACCEL=kvm run (hardware time) is the one to set against upstream; CLOCK=wall under emulation at least counts time:",
+				 head++ ? "" : "! ");
+		else if (k == i)
+			snprintf(line, sizeof(line), "%supstream's figure points the other way: this run's clock is %s, where upstream timed real hardware, and the two disagree on:",
+				 head++ ? "" : "! ", cl[i].clock);
+		if (k == i)
+			text_wrap(stdout, "", "  ", line, width);
+		/* the verdict's word (not its n=), upstream's NUMBERx */
+		up = up_short(cl[i].up_full);
+		snprintf(line, sizeof(line), "%s: %.*s here (%s), %s upstream (%s)",
+			 cl[i].desc, (int)strcspn(cl[i].verdict, " "), cl[i].verdict,
+			 cl[i].ratio, cl[i].up_verdict, up);
+		free(up);
+		text_wrap(stdout, "  ", "    ", line, width);
 	}
 }
 
@@ -695,9 +763,10 @@ int cmd_answer(int argc, char **argv)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; icount: instruction count, not a hardware figure");
 	text_wrap(stdout, "", "  ", line, width);
-	if (ncl)
+	if (ncl) {
 		print_claims(cl, ncl, width, nclock > 1, head);
-	else
+		print_opposite(cl, ncl, width);
+	} else
 		print_primary(&rs, width);
 	print_worse(&rs, width);
 	print_undecided(&rs, width);
