@@ -124,24 +124,40 @@ static void note_out(FILE *f, enum view v, const char *s)
 	fputs("</p>\n", f);
 }
 
+/* What a clock's figures are, in words a reviewer reads once. */
+static void clock_words(char *b, size_t n, const char *clock)
+{
+	if (!strcmp(clock, "icount"))
+		snprintf(b, n, "Clock: icount. A guest's time is the count of instructions it ran (QEMU -icount, 1 ns an instruction), not time on hardware: a busy host does not disturb it, but it sees no cache or TLB misses and gives every instruction the same cost. A ns figure here is an instruction count, and a gain or loss made of memory behaviour does not show in it: an ACCEL=kvm run (hardware time) shows it, CLOCK=wall under emulation some of it.");
+	else if (!strcmp(clock, "wall"))
+		snprintf(b, n, "Clock: wall. The host's time of the guest: real time, of an emulated CPU (QEMU TCG) unless the fingerprint says kvm, and host load adds to it.");
+	else if (!strcmp(clock, "model"))
+		snprintf(b, n, "Clock: model. Figures the kbcache model computes (model/README.md), not a measured time.");
+	else
+		snprintf(b, n, "Clock: %s.", clock);
+}
+
 void method_notes(FILE *f, const struct results *rs, enum view v)
 {
 	struct method m;
 	const char *floor_file = json_str(rs->j, "floor_file");
-	char ci[32], fl[64], dflt[64], b[2048];
+	char ci[32], fl[64], src[1024], b[2048];
 	double fmin = NAN, fmax = NAN;
-	size_t i, tested = 0;
+	size_t i, k, tested = 0;
 
 	method_read(rs->j, &m);
 	method_ci(&m, ci, sizeof(ci));
-	snprintf(b, sizeof(b), "ratio = median(%s) / median(%s)%s%s%s with a %s; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: %s; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead. Numbers carry the digits their %s supports.",
-		 rs->new, rs->base, rs->kernel ? " (both on " : "",
-		 rs->kernel ? rs->kernel : "", rs->kernel ? ")" : "", ci,
-		 m.boot_effect_p, rs->kernel ?
-		 "both variants ran in every boot, so a paired t on the per-boot ratio of their medians, ratio = its geometric mean" :
-		 "Welch t on the boot medians, ratio = geometric mean of their ratio",
-		 m.seed, ci);
-	note_out(f, v, b);
+	/* each clock of the rows, once, in the order they come */
+	for (i = 0; i < rs->n; i++) {
+		const char *c = rs->row[i].clock;
+
+		for (k = 0; k < i && strcmp(rs->row[k].clock ? rs->row[k].clock : "", c ? c : ""); k++)
+			;
+		if (k < i || !c || !*c)
+			continue;
+		clock_words(b, sizeof(b), c);
+		note_out(f, v, b);
+	}
 	for (i = 0; i < rs->n; i++) {
 		double me = json_num(rs->row[i].r, "min_effect");
 
@@ -151,18 +167,33 @@ void method_notes(FILE *f, const struct results *rs, enum view v)
 			fmax = isnan(fmax) || me > fmax ? me : fmax;
 		}
 	}
-	snprintf(b, sizeof(b), "p: Benjamini-Hochberg adjusted over the %zu tested rows (not the informational ones)%s.",
-		 tested, v == VIEW_TXT ? "; p-values are in summary.md" : "");
-	note_out(f, v, b);
 	if (isnan(fmin))
 		fmin = fmax = m.min_effect;
 	snprintf(fl, sizeof(fl), "%.1f%%", fmin * 100);
 	if (fmax > fmin)
 		snprintf(fl + strlen(fl), sizeof(fl) - strlen(fl), " to %.1f%%", fmax * 100);
-	snprintf(dflt, sizeof(dflt), "none, default %g%%", m.min_effect * 100);
-	snprintf(b, sizeof(b), "verdict: better/worse only if the %g%% interval lies wholly beyond the noise floor (%s, never below %g%%; floor from %s) and p (BH) < %g; same if it lies wholly inside; otherwise inconclusive. Fewer than %.0f boots or %.0f samples a side: insufficient data.",
-		 m.decision_level * 100, fl, m.min_effect * 100,
-		 floor_file ? floor_file : dflt, m.alpha, m.min_boots, m.min_samples);
+	if (floor_file)
+		snprintf(src, sizeof(src), "the noise an A/A run of two identical kernels measured, %s, never below %g%%",
+			 floor_file, m.min_effect * 100);
+	else
+		snprintf(src, sizeof(src), "the default: no A/A floor file, which make calibrate measures");
+	snprintf(b, sizeof(b), "verdict: the minimum effect is %s (%s). better or worse: the change is larger than the minimum effect, in that direction, and not chance: the %g%% interval lies wholly beyond it and p (BH) < %g; same: the change is smaller than the minimum effect (the %g%% interval lies wholly inside it).",
+		 fl, src, m.decision_level * 100, m.alpha, m.decision_level * 100);
+	note_out(f, v, b);
+	snprintf(b, sizeof(b), "inconclusive: this run cannot tell; the interval lies partly inside the minimum effect and partly beyond it, or p (BH) is not below %g. The row's reason says what would settle it: BOOTS=N (the interval narrows as 1/sqrt(boots)), or an A/A floor (make calibrate) when the ratio sits on the minimum effect itself. insufficient data: fewer than %.0f boots or %.0f samples a side, so no test was made (the medians and intervals are still shown); more boots settle it.",
+		 m.alpha, m.min_boots, m.min_samples);
+	note_out(f, v, b);
+	/* how: the ratio, the test, the adjustment */
+	snprintf(b, sizeof(b), "ratio = median(%s) / median(%s)%s%s%s with a %s; where boots differ (Kruskal-Wallis across boots p < %g) the boot is the unit: %s; else the sample is: bootstrap of the samples (seed %.0f) and Mann-Whitney U. Metrics with zero or negative samples compare the difference instead. Numbers carry the digits their %s supports.",
+		 rs->new, rs->base, rs->kernel ? " (both on " : "",
+		 rs->kernel ? rs->kernel : "", rs->kernel ? ")" : "", ci,
+		 m.boot_effect_p, rs->kernel ?
+		 "both variants ran in every boot, so a paired t on the per-boot ratio of their medians, ratio = its geometric mean" :
+		 "Welch t on the boot medians, ratio = geometric mean of their ratio",
+		 m.seed, ci);
+	note_out(f, v, b);
+	snprintf(b, sizeof(b), "p: Benjamini-Hochberg adjusted over the %zu tested rows (not the informational ones)%s.",
+		 tested, v == VIEW_TXT ? "; p-values are in summary.md" : "");
 	note_out(f, v, b);
 }
 

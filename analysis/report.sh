@@ -549,6 +549,7 @@ body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
 table { border-collapse: collapse; font-size: 0.9em; max-width: 100%; }
 table caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 div.wide { overflow-x: auto; }
+section#method p { max-width: 60em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
 td.num span { white-space: nowrap; }
 figure svg { max-width: 100%; height: auto; }
@@ -592,6 +593,13 @@ EOF
 <p>Run <code>$(printf '%s' "$run" | kb_html_escape)</code>.
 Clock: <b>$(printf '%s' "$clocks" | kb_html_escape)</b>.
 Minimum effect: $(printf '%s' "$floor_text" | kb_html_escape).</p>
+<section id="method">
+<h2>How to read it</h2>
+EOF
+	# the method as this run applied it, in the model's words and constants
+	jq -r '.method.notes[] | "<p>\(@html)</p>"' "$tmp/model.json"
+	cat <<EOF
+</section>
 <h2 id="headline">Headline</h2>
 <p>Per workload, its primary metric (the workload file's <code>primary =</code>;
 without one, every judged metric): the ratio median($hn) / median($hb)
@@ -611,10 +619,7 @@ EOF
 	[ "${#headline[@]}" -gt 0 ] || echo "<p>No judged metric in this run.</p>"
 	cat <<EOF
 <h2>Results</h2>
-<p>Every judged metric, the primary ones first. The method, as this run applied it:</p>
-EOF
-	jq -r '.method.notes[] | "<p>\(@html)</p>"' "$tmp/model.json"
-	cat <<EOF
+<p>Every judged metric, the primary ones first; the method is under <a href="#method">How to read it</a>.</p>
 <div class="wide"><table id="results-table">
 EOF
 	table_html html "$tmp/model.json" "$tmp/rows.tsv"

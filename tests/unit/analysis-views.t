@@ -121,7 +121,8 @@ is "summary.txt: every judged row's medians, ratio and verdict are the model's" 
 jq -r '.method.notes[]' "$tmp/model.json" >"$tmp/notes"
 nbad=0
 while IFS= read -r line; do
-	html=$(printf '%s' "$line" | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g')
+	# escaped as report.sh escapes it (jq's @html: & < > ' ")
+	html=$(jq -rn --arg s "$line" '$s | @html')
 	grep -qxF -- "- $line" "$run/summary.md" && grep -qF -- "<p>$html</p>" "$run/index.html" ||
 		nbad=$((nbad + 1))
 done <"$tmp/notes"
@@ -165,14 +166,14 @@ awk '/id="variants"/ { exit } /^<h4>variant / { v = 1 } !v { print } v && /^<\/t
 for f in summary.md summary.txt; do
 	awk '/^(## )?kbench: variant/ { exit } { print }' "$o/$f" >"$o/$f.head"
 done
-stale=$(grep -lE '95% CI|95%% CI|95 % CI|p (<|&lt;) 0\.2[^0-9]|p \(BH\) (<|&lt;) 0\.05|Fewer than 3 boots|never below 1 ?%' \
+stale=$(grep -lE '95% CI|95%% CI|95 % CI|p (<|&lt;) 0\.2[^0-9]|p \(BH\) (<|&lt;) 0\.05|not below 0\.05|[Ff]ewer than 3 boots|never below 1 ?%' \
 	"$o/index.head" "$o/summary.md.head" "$o/summary.txt.head" "$o/answer.txt" \
 	"$o"/chart-{primary,ratio,scaling,box}-*.svg "$tmp/gate.txt" || true)
 is "other constants: no view shows the defaults (95% CI, p < 0.2, p (BH) < 0.05, 3 boots, 1 %)" "$stale" ""
 check "other constants: index.html says 80% CI, p < 0.3, the 70% interval, p (BH) < 0.01, 4 boots or 6 samples, 2 %" \
 	bash -c "grep -q 'ratio \[80% CI\]' '$o/index.html' && grep -q 'p &lt; 0.3)' '$o/index.html' &&
 		grep -q 'the 70% interval' '$o/index.html' && grep -q 'p (BH) &lt; 0.01;' '$o/index.html' &&
-		grep -q 'Fewer than 4 boots or 6 samples' '$o/index.html' &&
+		grep -q 'fewer than 4 boots or 6 samples' '$o/index.html' && grep -q 'not below 0.01\.' '$o/index.html' &&
 		grep -q 'minimum effect 2 %' '$o/index.html'"
 check "other constants: summary.txt, summary.md, the answer, the charts and the gate say 80% CI" \
 	bash -c "grep -q '80% CI' '$o/summary.txt' && grep -q 'ratio \[80% CI\]' '$o/summary.md' &&
