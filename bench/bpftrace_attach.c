@@ -10,26 +10,38 @@
  * kprobe: wildcard as one kprobe_multi link (fprobe). So this is the
  * client-side view of bpf_attach's fentry and kprobe_multi methods.
  *
- * The wildcard: bpftrace matches a glob, so the functions are those of
- * a prefix. Of the kernel's traceable functions (the rule of
- * kernel/checks/lib/traceable.h, the one bpf_attach uses), the prefix
- * whose functions number nearest --funcs N is taken, among the prefixes
- * that are clean: every name available_filter_functions has under the
- * prefix is a traceable one, so bpftrace's own match is the same set
- * (ties: more functions, then the shorter prefix, then the first by
- * name). Its count ("functions"), the probes bpftrace said it attached
- * ("probes": one a function for kfunc, one kprobe_multi probe for
- * kprobe) and a hash of the names ("funcs_hash") are recorded, so a
- * comparison sees when the two kernels' sets differ.
+ * The wildcard: bpftrace matches globs, so the functions are those of
+ * a list of prefixes (kfunc:vmlinux:A*,kfunc:vmlinux:B* or
+ * kprobe:A*,kprobe:B*; bpftrace 0.17 makes one kprobe_multi link for
+ * each kprobe: glob of the list). A prefix may be used when it is clean:
+ * every name available_filter_functions has under it is a traceable one
+ * (the rule of kernel/checks/lib/traceable.h, the one bpf_attach uses)
+ * and none takes more than 6 arguments (bpftrace 0.17 leaves those out
+ * of a kfunc: glob, not of a kprobe: one), so bpftrace's own match is
+ * the same set for both variants. The prefixes, by a fixed rule:
+ *   - the one clean prefix whose functions number nearest --funcs N
+ *     (ties: more functions, then the shorter prefix, then the first by
+ *     name), when it is within 5 % of N;
+ *   - else a union: clean prefixes that share no function, each the
+ *     nearest (with the same ties) to what is still missing without
+ *     going over it, until that is within 5 % of N or 16 are taken;
+ *     the union is kept when it comes nearer N than the one prefix.
+ * The count ("functions"), the probes bpftrace said it attached beyond
+ * BEGIN ("probes": one a function for kfunc, one kprobe_multi probe a
+ * prefix for kprobe) and a hash of the names ("funcs_hash", in name
+ * order) are recorded, so a comparison sees when the two kernels' sets
+ * differ.
  *
  * A sample is two bpftrace sessions, each started and then stopped with
  * SIGINT as a user's Ctrl-C:
  *   the reference   BEGIN { printf("kbready\n"); }: bpftrace's own
  *                   startup (LLVM, BTF, the BEGIN uprobe) and exit;
- *   the wildcard    the same BEGIN and kfunc:vmlinux:P* (or kprobe:P*)
- *                   { @hits = count(); }. bpftrace fires BEGIN once
- *                   every probe is attached, so its line is the first
- *                   event a user sees.
+ *   the wildcard    the same BEGIN and the probe list { @hits =
+ *                   count(); }, with BPFTRACE_MAX_PROBES raised above
+ *                   the functions (bpftrace refuses more than 512
+ *                   probes without it). bpftrace fires BEGIN once every
+ *                   probe is attached, so its line is the first event a
+ *                   user sees.
  * Metrics: ready_ns (start to BEGIN's line, the wildcard session),
  * startup_ns (the same, the reference), attach_ns = ready_ns -
  * startup_ns (what the wildcard adds: its expansion, its programs'
@@ -57,6 +69,11 @@
 #define BT_PATH		"/usr/bin/bpftrace"
 #define BT_FUNCS_MAX	20000
 #define BT_PREFIX_MAX	24
+/* a wildcard's prefixes at most, and how near funcs is near enough */
+#define BT_PARTS_MAX	16
+#define BT_NEAR_PCT	5
+/* bpftrace 0.17 leaves out of a kfunc: wildcard a function of more */
+#define BT_MAX_ARGS	6
 /* guest seconds a session may take to attach or to exit */
 #define BT_WAIT_S	1800
 
@@ -64,10 +81,18 @@ static unsigned long nfuncs = 100;
 static unsigned long settle_ms = 200;
 static enum { V_KFUNC, V_KPROBE } variant;
 
-static char prefix[BT_PREFIX_MAX + 1];
-static unsigned long nmatch;	/* traceable functions under prefix */
+/* one prefix of the wildcard: its functions are l->f[first..+count) */
+struct part {
+	size_t first, len;
+	unsigned long count;
+	char name[BT_PREFIX_MAX + 1];
+};
+
+static struct part parts[BT_PARTS_MAX];
+static size_t nparts;
+static unsigned long nmatch;	/* traceable functions under the prefixes */
 static uint64_t names_hash;
-static char script[256];
+static char script[BT_PARTS_MAX * (BT_PREFIX_MAX + 24) + 128];
 
 static const struct kb_opt bt_opts[] = {
 	{ "funcs", KB_OPT_ULONG, &nfuncs,
@@ -156,15 +181,31 @@ static bool better_pick(unsigned long ca, size_t la, const char *pa,
 	return strncmp(pa, pb, la) < 0;
 }
 
+/* Does the prefix p[0..len) share a function with one of parts? */
+static bool overlaps(const char *p, size_t len, const struct part *parts,
+		     size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t m = len < parts[k].len ? len : parts[k].len;
+
+		if (!strncmp(p, parts[k].name, m))
+			return true;
+	}
+	return false;
+}
+
 /*
- * The clean prefix of l's names (sorted) whose count is nearest want;
- * 0 with prefix, nmatch and names_hash set, or -1.
+ * The clean prefix of l's names (sorted) whose count is nearest want,
+ * disjoint from taken[0..ntaken); with under, only one of at most want
+ * functions. 0 with *out set, or -1 when there is none.
  */
-static int pick_prefix(const struct tfuncs *l, const struct name_set *ftr)
+static int nearest_prefix(const struct tfuncs *l, const struct name_set *ftr,
+			  unsigned long want, bool under,
+			  const struct part *taken, size_t ntaken,
+			  struct part *out)
 {
 	const char *best = NULL;
-	unsigned long bestc = 0;
-	size_t bestl = 0, bestfirst = 0;
+	bool wide;
 
 	for (size_t len = 2; len <= BT_PREFIX_MAX; len++) {
 		for (size_t i = 0, j; i < l->n; i = j) {
@@ -174,28 +215,103 @@ static int pick_prefix(const struct tfuncs *l, const struct name_set *ftr)
 				j = i + 1;
 				continue;
 			}
+			wide = l->f[i].nargs > BT_MAX_ARGS;
 			for (j = i + 1; j < l->n && !strncmp(l->f[j].name, p, len); j++)
-				;
-			if (best && !better_pick(j - i, len, p, bestc, bestl,
-						 best, nfuncs))
+				wide |= l->f[j].nargs > BT_MAX_ARGS;
+			if (wide || (under && j - i > want))
+				continue;
+			if (best && !better_pick(j - i, len, p, out->count,
+						 out->len, best, want))
+				continue;
+			if (overlaps(p, len, taken, ntaken))
 				continue;
 			/* bpftrace's glob must see these and no others */
 			if (set_prefix_count(ftr, p, len) != j - i)
 				continue;
 			best = p;
-			bestc = j - i;
-			bestl = len;
-			bestfirst = i;
+			*out = (struct part){ .first = i, .count = j - i, .len = len };
 		}
 	}
 	if (!best)
 		return -1;
-	memcpy(prefix, best, bestl);
-	prefix[bestl] = '\0';
-	nmatch = bestc;
-	/* the hash bpf_attach gives the same names */
-	names_hash = tfuncs_hash(&(struct tfuncs){ .f = l->f + bestfirst,
-						   .n = bestc }, bestc);
+	memcpy(out->name, best, out->len);
+	out->name[out->len] = '\0';
+	return 0;
+}
+
+static unsigned long distance(unsigned long a, unsigned long b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static int part_cmp(const void *a, const void *b)
+{
+	const struct part *pa = a, *pb = b;
+
+	return pa->first < pb->first ? -1 : pa->first > pb->first;
+}
+
+/*
+ * The wildcard for nfuncs: the one clean prefix nearest it when that is
+ * within BT_NEAR_PCT percent; else clean prefixes, disjoint, each the
+ * nearest to what is still missing without going over it, until that
+ * is within BT_NEAR_PCT percent or BT_PARTS_MAX are taken (the union is
+ * kept if it comes nearer than the one prefix). 0 with parts, nparts,
+ * nmatch and names_hash set, or -1.
+ */
+static int pick_prefixes(const struct tfuncs *l, const struct name_set *ftr)
+{
+	unsigned long near = nfuncs * BT_NEAR_PCT / 100, total = 0;
+	struct part one, fill[BT_PARTS_MAX];
+	struct tfuncs sel = { 0 };
+	size_t n = 0;
+
+	if (nearest_prefix(l, ftr, nfuncs, false, NULL, 0, &one))
+		return -1;
+	if (distance(one.count, nfuncs) > near) {
+		while (n < BT_PARTS_MAX && nfuncs - total > near &&
+		       !nearest_prefix(l, ftr, nfuncs - total, true, fill, n,
+				       &fill[n]))
+			total += fill[n++].count;
+	}
+	if (n && distance(total, nfuncs) < distance(one.count, nfuncs)) {
+		/* name order, as bpf_attach hashes the names */
+		qsort(fill, n, sizeof(fill[0]), part_cmp);
+		memcpy(parts, fill, n * sizeof(fill[0]));
+		nparts = n;
+		nmatch = total;
+	} else {
+		parts[0] = one;
+		nparts = 1;
+		nmatch = one.count;
+	}
+	sel.f = calloc(nmatch, sizeof(*sel.f));
+	if (!sel.f)
+		return -1;
+	for (size_t k = 0; k < nparts; k++) {
+		memcpy(sel.f + sel.n, l->f + parts[k].first,
+		       parts[k].count * sizeof(*sel.f));
+		sel.n += parts[k].count;
+	}
+	names_hash = tfuncs_hash(&sel, sel.n);
+	free(sel.f);
+	return 0;
+}
+
+/* The probe list: "kfunc:vmlinux:A*,kfunc:vmlinux:B*" or "kprobe:A*,..." */
+static int probe_list(char *buf, size_t size)
+{
+	size_t o = 0;
+
+	for (size_t k = 0; k < nparts; k++) {
+		int r = snprintf(buf + o, size - o, "%s%s%s*", k ? "," : "",
+				 variant == V_KFUNC ? "kfunc:vmlinux:" : "kprobe:",
+				 parts[k].name);
+
+		if (r < 0 || (size_t)r >= size - o)
+			return -1;
+		o += r;
+	}
 	return 0;
 }
 
@@ -204,6 +320,7 @@ static int bt_setup(void)
 	struct name_set ftr = { 0 };
 	struct tfuncs all;
 	struct rlimit rl;
+	char maxp[24];
 	int err;
 
 	if (access(BT_PATH, X_OK)) {
@@ -221,26 +338,30 @@ static int bt_setup(void)
 		name_set_free(&ftr);
 		return -1;
 	}
-	err = pick_prefix(&all, &ftr);
+	err = pick_prefixes(&all, &ftr);
 	if (err)
 		fprintf(stderr, "kbbench: bpftrace_attach: no prefix of the %zu traceable functions is clean (every function of available_filter_functions under it traceable)\n",
 			all.n);
-	else
-		fprintf(stderr, "kbbench: bpftrace_attach: --funcs %lu: prefix %s*, %lu traceable functions; names FNV-1a %016llx\n",
-			nfuncs, prefix, nmatch,
-			(unsigned long long)names_hash);
 	tfuncs_free(&all);
 	name_set_free(&ftr);
 	if (err)
 		return -1;
-	if (variant == V_KFUNC)
-		snprintf(script, sizeof(script),
-			 "BEGIN { printf(\"kbready\\n\"); } kfunc:vmlinux:%s* { @hits = count(); }",
-			 prefix);
-	else
-		snprintf(script, sizeof(script),
-			 "BEGIN { printf(\"kbready\\n\"); } kprobe:%s* { @hits = count(); }",
-			 prefix);
+	fprintf(stderr, "kbbench: bpftrace_attach: --funcs %lu: %lu traceable functions under",
+		nfuncs, nmatch);
+	for (size_t k = 0; k < nparts; k++)
+		fprintf(stderr, " %s* (%lu)", parts[k].name, parts[k].count);
+	fprintf(stderr, "; names FNV-1a %016llx\n",
+		(unsigned long long)names_hash);
+	strcpy(script, "BEGIN { printf(\"kbready\\n\"); } ");
+	if (probe_list(script + strlen(script), sizeof(script) - strlen(script) - 32))
+		return -1;	/* cannot be: script has room for BT_PARTS_MAX */
+	strcat(script, " { @hits = count(); }");
+	/* bpftrace refuses a kfunc: wildcard of more than 512 functions */
+	snprintf(maxp, sizeof(maxp), "%lu", nmatch + 64);
+	if (setenv("BPFTRACE_MAX_PROBES", maxp, 1)) {
+		perror("kbbench: bpftrace_attach: setenv BPFTRACE_MAX_PROBES");
+		return -1;
+	}
 	/* a program and a link per function: bpftrace inherits the room */
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < 2 * nmatch + 1024) {
 		rl.rlim_cur = 2 * nmatch + 1024;
@@ -389,10 +510,11 @@ static int bt_run(double *vals)
 	if (session("BEGIN { printf(\"kbready\\n\"); }", &ref) ||
 	    session(script, &wild))
 		return -1;
-	/* kfunc: a probe a function and BEGIN; kprobe: one multi probe */
-	if (variant == V_KFUNC && wild.probes != nmatch + 1)
-		fprintf(stderr, "kbbench: bpftrace_attach: bpftrace attached %lu probes for %s*, %lu traceable functions and BEGIN expected\n",
-			wild.probes, prefix, nmatch);
+	/* kfunc: a probe a function and BEGIN; kprobe: a multi probe a prefix */
+	if (wild.probes != (variant == V_KFUNC ? nmatch : nparts) + 1)
+		fprintf(stderr, "kbbench: bpftrace_attach: bpftrace attached %lu probes for %zu prefixes of %lu traceable functions, %lu and BEGIN expected\n",
+			wild.probes, nparts, nmatch,
+			variant == V_KFUNC ? nmatch : (unsigned long)nparts);
 	vals[M_READY] = wild.ready_ns;
 	vals[M_STARTUP] = ref.ready_ns;
 	vals[M_ATTACH] = (double)wild.ready_ns - (double)ref.ready_ns;
