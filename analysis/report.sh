@@ -370,16 +370,24 @@ table_html() {
 		gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
 		return s
 	}
-	# a number and its interval: a line break only between the two
-	function num(s,   i) {
+	# a number and its interval: a line break between the two
+	function num(s,   i, ci, j) {
 		i = index(s, " [")
 		if (!i)
 			return "<td class=\"num\"><span>" h(s) "</span></td>"
+		# and, where the table needs it, after the comma of the interval
+		ci = substr(s, i + 1)
+		j = index(ci, ", ")
+		if (j)
+			ci = h(substr(ci, 1, j)) "</span> <span>" h(substr(ci, j + 2))
+		else
+			ci = h(ci)
 		return "<td class=\"num\"><span>" h(substr(s, 1, i - 1)) "</span> <span>" \
-			h(substr(s, i + 1)) "</span></td>"
+			ci "</span></td>"
 	}
 	# text: a point may break after each of its parameters, a name
-	# (kprobe_multi, memcg_bytes_overwritten) after an underscore. A folded
+	# (kprobe_multi, memcg_bytes_overwritten; not a reason, which is
+	# prose) after an underscore. A folded
 	# column (the why of a verdict) is shown in full in a headline; the
 	# full tables keep a row one line tall, it folded under the cell (no
 	# script: <details>)
@@ -388,7 +396,9 @@ table_html() {
 		if (align[k] == "right")
 			return num(v)
 		v = h(v)
-		gsub(/[;_]/, "&<wbr>", v)
+		gsub(/;/, ";<wbr>", v)
+		if (key[k] != "why")
+			gsub(/_/, "_<wbr>", v)
 		f = fold[k] == "" ? "" : h(c[fold[k]])
 		if (fold[k] == "")
 			return "<td>" v "</td>"
@@ -447,7 +457,7 @@ variant_html() {
 	printf '<h3 id="%s">%s</h3>\n' "$vc" "$(printf '%s' "${vc_title[$vc]}" | kb_html_escape)"
 	"$kbstat" cover "$tmp/$vc.json" --run "$run" >"$tmp/$vc.cover.txt"
 	if [ -s "$tmp/$vc.cover.txt" ]; then
-		echo "<pre>"
+		echo "<pre class=\"cover\">"
 		kb_html_escape <"$tmp/$vc.cover.txt"
 		echo "</pre>"
 	fi
@@ -554,6 +564,7 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
 td.num span { white-space: nowrap; }
 figure svg { max-width: 100%; height: auto; }
 pre.cover, pre.gate { white-space: pre-wrap; }
+pre.fingerprint { white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.answer { font-size: 13px; line-height: 1.25; border-left: 4px solid #276; }
 td details, td summary { white-space: nowrap; }
 td details[open] { white-space: normal; }
@@ -674,7 +685,7 @@ EOF
 		echo "</table></div>"
 	fi
 	if [ -f "$run/fingerprint.json" ]; then
-		echo "<h2>Fingerprint</h2><pre>"
+		echo "<h2>Fingerprint</h2><pre class=\"fingerprint\">"
 		jq . "$run/fingerprint.json" | kb_html_escape
 		echo "</pre>"
 	else

@@ -39,7 +39,7 @@ page_requests() {
 		grep -o '"url":"[^"]*"' | grep -v '"url":"\(file\|data\):' | sort -u || true
 }
 
-echo "1..18"
+echo "1..19"
 
 run=$tmp/run
 gen report "$run"
@@ -99,10 +99,22 @@ gen_variants "$m"
 KBSTAT=$kbstat "$top/analysis/report.sh" "$m" 2>/dev/null
 w=$(width "$m/index.html" variants)
 check "with long points, variant tables and cover tables: fits 1280 px ($w)" same "$w"
-# rows of the full table: the lowest and the tallest, 1400 px wide (at
-# 1280 the table wraps its long points and names, so rows differ anyway)
-h=$(probe "$m/index.html" rows 'Math.min(...Array.from(document.getElementById("results-table").rows).slice(1).map(r => r.getBoundingClientRect().height)) + " " + Math.max(...Array.from(document.getElementById("results-table").rows).slice(1).map(r => r.getBoundingClientRect().height))' 1400)
-check "the Results table: a row with a reason (why folded) is as tall as one without ($h)" same "$h"
+# The rows of the full table that fold a reason (why) under their
+# verdict: their heights with the reason, then without it (removed). A
+# folded reason adds nothing: the two are equal. Rows differ from each
+# other anyway (a long point or name wraps), so each is set against
+# itself. The control page has its reasons open: removing them shrinks
+# its rows.
+# shellcheck disable=SC2016 # JavaScript, not shell
+# (one line: probe() puts it in with sed, and reads two numbers back:
+# the rows, and 1 if their heights stayed the same)
+fold_js='(function () { var rows = Array.from(document.getElementById("results-table").rows).filter(function (r) { return r.querySelector("details small"); }); var h = function () { return rows.map(function (r) { return r.getBoundingClientRect().height; }).join(","); }; var a = h(); rows.forEach(function (r) { r.querySelectorAll("details small").forEach(function (e) { e.remove(); }); }); return rows.length + " " + (a === h() ? 1 : 0); })()'
+h=$(probe "$m/index.html" rows "$fold_js")
+sed 's/<details>/<details open>/g' "$m/index.html" >"$m/open.html"
+ho=$(probe "$m/open.html" rows-open "$fold_js")
+check "the Results table: a row with a reason (why folded) is as tall as without it (${h%% *} rows)" \
+	bash -c "[ '${h% *}' -gt 0 ] && [ '${h#* }' = 1 ]"
+is "control: with its reasons open, those rows are taller" "${ho:-?}" "${h% *} 0"
 check "the headline of a workload with variants holds its cover table, before its chart" \
 	bash -c "sed -n '/<section class=\"headline\" id=\"headline-synth\">/,/<\/section>/p' '$m/index.html' |
 		awk '/<pre class=\"cover\">/ && !c { c = NR } /<figure/ && !f { f = NR } END { exit !(c && f && c < f) }'"
