@@ -499,7 +499,7 @@ static void print_opposite(const struct cell *cl, size_t n, size_t width)
 		for (k = 0; k < i && !(cl[k].up_verdict && !strcmp(cl[k].clock, cl[i].clock)); k++)
 			;
 		if (k == i && !strcmp(cl[i].clock, "icount"))
-			snprintf(line, sizeof(line), "%supstream's figure points the other way, and both can stand: this run's clock is icount, the count of instructions the guest ran (1 ns each, whatever it costs: no cache or TLB misses, no slow instructions), where upstream timed real hardware. An ACCEL=kvm run (hardware time) is the one to set against upstream; CLOCK=wall under emulation at least counts time:",
+			snprintf(line, sizeof(line), "%supstream's figure points the other way, and both can stand: this run's clock is icount, the count of instructions the guest ran (one nanosecond each, whatever it costs: no cache or TLB misses, no slow instructions), where upstream timed real hardware. An ACCEL=kvm run (hardware time) is the one to set against upstream; CLOCK=wall under emulation at least counts time:",
 				 head++ ? "" : "! ");
 		else if (k == i)
 			snprintf(line, sizeof(line), "%supstream's figure points the other way: this run's clock is %s, where upstream timed real hardware, and the two disagree on:",
