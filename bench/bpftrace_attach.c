@@ -33,7 +33,10 @@
  * differ.
  *
  * A sample is two bpftrace sessions, each started and then stopped with
- * SIGINT as a user's Ctrl-C:
+ * SIGINT as a user's Ctrl-C (sent once bpftrace sleeps in its event
+ * loop, and again while it still does: see interrupt(); a SIGINT sent as
+ * BEGIN's line came out was lost one time in a few, and the session,
+ * and the boot, waited for ever):
  *   the reference   BEGIN { printf("kbready\n"); }: bpftrace's own
  *                   startup (LLVM, BTF, the BEGIN uprobe) and exit;
  *   the wildcard    the same BEGIN and the probe list { @hits =
@@ -76,6 +79,8 @@
 #define BT_MAX_ARGS	6
 /* guest seconds a session may take to attach or to exit */
 #define BT_WAIT_S	1800
+/* SIGINT again when bpftrace still sleeps in its event loop this late */
+#define BT_RESEND_MS	200
 
 static unsigned long nfuncs = 100;
 static unsigned long settle_ms = 200;
@@ -257,7 +262,7 @@ static int part_cmp(const void *a, const void *b)
  * nearest to what is still missing without going over it, until that
  * is within BT_NEAR_PCT percent or BT_PARTS_MAX are taken (the union is
  * kept if it comes nearer than the one prefix). 0 with parts, nparts,
- * nmatch and names_hash set, or -1.
+ * nmatch and names_hash set; -ENOENT (no clean prefix) or -ENOMEM.
  */
 static int pick_prefixes(const struct tfuncs *l, const struct name_set *ftr)
 {
@@ -267,7 +272,7 @@ static int pick_prefixes(const struct tfuncs *l, const struct name_set *ftr)
 	size_t n = 0;
 
 	if (nearest_prefix(l, ftr, nfuncs, false, NULL, 0, &one))
-		return -1;
+		return -ENOENT;
 	if (distance(one.count, nfuncs) > near) {
 		while (n < BT_PARTS_MAX && nfuncs - total > near &&
 		       !nearest_prefix(l, ftr, nfuncs - total, true, fill, n,
@@ -287,7 +292,7 @@ static int pick_prefixes(const struct tfuncs *l, const struct name_set *ftr)
 	}
 	sel.f = calloc(nmatch, sizeof(*sel.f));
 	if (!sel.f)
-		return -1;
+		return -ENOMEM;
 	for (size_t k = 0; k < nparts; k++) {
 		memcpy(sel.f + sel.n, l->f + parts[k].first,
 		       parts[k].count * sizeof(*sel.f));
@@ -298,21 +303,31 @@ static int pick_prefixes(const struct tfuncs *l, const struct name_set *ftr)
 	return 0;
 }
 
-/* The probe list: "kfunc:vmlinux:A*,kfunc:vmlinux:B*" or "kprobe:A*,..." */
-static int probe_list(char *buf, size_t size)
+/*
+ * script: BEGIN and the probe list of parts, "kfunc:vmlinux:A*,
+ * kfunc:vmlinux:B* { ... }" or "kprobe:A*,kprobe:B* { ... }"; 0, or -1
+ * when it does not fit.
+ */
+static int build_script(void)
 {
 	size_t o = 0;
+	int r;
 
-	for (size_t k = 0; k < nparts; k++) {
-		int r = snprintf(buf + o, size - o, "%s%s%s*", k ? "," : "",
-				 variant == V_KFUNC ? "kfunc:vmlinux:" : "kprobe:",
-				 parts[k].name);
-
-		if (r < 0 || (size_t)r >= size - o)
-			return -1;
+	r = snprintf(script, sizeof(script), "BEGIN { printf(\"kbready\\n\"); } ");
+	for (size_t k = 0; k <= nparts && r >= 0; k++) {
 		o += r;
+		if (o >= sizeof(script))
+			return -1;
+		if (k == nparts)
+			r = snprintf(script + o, sizeof(script) - o,
+				     " { @hits = count(); }");
+		else
+			r = snprintf(script + o, sizeof(script) - o, "%s%s%s*",
+				     k ? "," : "",
+				     variant == V_KFUNC ? "kfunc:vmlinux:" : "kprobe:",
+				     parts[k].name);
 	}
-	return 0;
+	return r >= 0 && o + r < sizeof(script) ? 0 : -1;
 }
 
 static int bt_setup(void)
@@ -339,9 +354,12 @@ static int bt_setup(void)
 		return -1;
 	}
 	err = pick_prefixes(&all, &ftr);
-	if (err)
-		fprintf(stderr, "kbbench: bpftrace_attach: no prefix of the %zu traceable functions is clean (every function of available_filter_functions under it traceable)\n",
-			all.n);
+	if (err == -ENOENT)
+		fprintf(stderr, "kbbench: bpftrace_attach: no prefix of the %zu traceable functions is clean (every function of available_filter_functions under it traceable, none of more than %d arguments)\n",
+			all.n, BT_MAX_ARGS);
+	else if (err)
+		fprintf(stderr, "kbbench: bpftrace_attach: the names of %lu functions: %s\n",
+			nmatch, strerror(-err));
 	tfuncs_free(&all);
 	name_set_free(&ftr);
 	if (err)
@@ -352,11 +370,12 @@ static int bt_setup(void)
 		fprintf(stderr, " %s* (%lu)", parts[k].name, parts[k].count);
 	fprintf(stderr, "; names FNV-1a %016llx\n",
 		(unsigned long long)names_hash);
-	strcpy(script, "BEGIN { printf(\"kbready\\n\"); } ");
-	if (probe_list(script + strlen(script), sizeof(script) - strlen(script) - 32))
-		return -1;	/* cannot be: script has room for BT_PARTS_MAX */
-	strcat(script, " { @hits = count(); }");
-	/* bpftrace refuses a kfunc: wildcard of more than 512 functions */
+	if (build_script()) {
+		fprintf(stderr, "kbbench: bpftrace_attach: the probe list of %zu prefixes is longer than %zu bytes\n",
+			nparts, sizeof(script));
+		return -1;
+	}
+	/* bpftrace refuses more than 512 probes unless this says more */
 	snprintf(maxp, sizeof(maxp), "%lu", nmatch + 64);
 	if (setenv("BPFTRACE_MAX_PROBES", maxp, 1)) {
 		perror("kbbench: bpftrace_attach: setenv BPFTRACE_MAX_PROBES");
@@ -417,6 +436,69 @@ static void show_output(const char *what, const char *buf, const char *errf)
 		fclose(f);
 }
 
+/* Is pid asleep in epoll_wait (bpftrace's event loop)? */
+static bool in_epoll_wait(pid_t pid)
+{
+	char path[32], w[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, w, sizeof(w) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	w[n] = '\0';
+	return strstr(w, "epoll_wait") != NULL;
+}
+
+/*
+ * A user's Ctrl-C to the session pid, and the rest of its output (the
+ * map) read from fd until it closes it; *t0 is when SIGINT was sent. 0,
+ * or -1 when bpftrace did not end in BT_WAIT_S.
+ *
+ * bpftrace 0.17 leaves its event loop only when epoll_wait fails with
+ * EINTR: a SIGINT that lands while it is out of epoll_wait (printing
+ * BEGIN's line, the very line that tells us to send it) only sets its
+ * flag, and the session runs on. So SIGINT is sent once bpftrace sleeps
+ * in epoll_wait again, and once more whenever it still sleeps there
+ * BT_RESEND_MS later (it leaves at once when the signal got through).
+ */
+static int interrupt(pid_t pid, int fd, uint64_t *t0, const char *errf)
+{
+	uint64_t deadline = kb_now_ns() + BT_RESEND_MS * 1000000ULL;
+	char buf[4096];
+
+	while (!in_epoll_wait(pid) && kb_now_ns() < deadline)
+		usleep(1000);
+	*t0 = kb_now_ns();
+	kill(pid, SIGINT);
+	deadline = *t0 + (uint64_t)BT_WAIT_S * 1000000000ULL;
+	for (;;) {
+		uint64_t next = kb_now_ns() + BT_RESEND_MS * 1000000ULL;
+		int w = wait_readable(fd, next < deadline ? next : deadline);
+
+		if (w < 0) {
+			show_output("poll failed after SIGINT", "", errf);
+			return -1;
+		}
+		if (w > 0) {
+			if (read(fd, buf, sizeof(buf)) <= 0)
+				return 0;
+			continue;
+		}
+		if (kb_now_ns() >= deadline) {
+			show_output("no exit in time after SIGINT", "", errf);
+			return -1;
+		}
+		if (in_epoll_wait(pid))
+			kill(pid, SIGINT);
+	}
+}
+
 /* One session of prog: start, wait for BEGIN's line, SIGINT, wait */
 static int session(const char *prog, struct session *s)
 {
@@ -468,11 +550,8 @@ static int session(const char *prog, struct session *s)
 	}
 	if (ready) {
 		s->ready_ns = kb_now_ns() - t0;
-		t0 = kb_now_ns();
-		kill(pid, SIGINT);
-		/* the rest of its output (the map) until it closes stdout */
-		while (read(pfd[0], buf, sizeof(buf) - 1) > 0)
-			;
+		if (interrupt(pid, pfd[0], &t0, errf))
+			kill(pid, SIGKILL);
 	} else {
 		buf[len] = '\0';
 	}
