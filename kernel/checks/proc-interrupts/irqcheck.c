@@ -12,7 +12,8 @@
  *   percpu   each device count lies between the descriptor's per-CPU
  *            counter read just before and the one read just after it
  *   format   which of the two it is: the 7.2 format (chip column
- *            left-justified to the longest name; precision at least 4)
+ *            left-justified to one run-time width, at least the
+ *            longest name; precision at least 4)
  *            passes, the 6.12 format (" %8s", precision 3 below 1000
  *            interrupts) is PROC_INTERRUPTS_REWORK absent, a mix fails
  *
@@ -247,7 +248,7 @@ KB_CASE(format)
 		return;
 	}
 	ASSERT_TRUE(!strncmp(layout, "left", 4) || !strncmp(layout, "right8=left", 11),
-		    "format: the 7.2 format, chip column left-justified to the longest name (%s), precision %d",
+		    "format: the 7.2 format, chip column left-justified to one width, at least the longest name (%s), precision %d",
 		    layout, tbl.prec);
 	ASSERT_TRUE(tbl.prec >= 4,
 		    "format: the interrupt number column at least 4 wide (7.2's default): precision %d",

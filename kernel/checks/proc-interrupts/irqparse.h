@@ -543,16 +543,44 @@ static inline unsigned long long row_sum(const struct row *r)
 	return s;
 }
 
+/*
+ * 7.2's chip column as printed: the chip field of every device row with
+ * a hwirq (the name, then blanks up to the hwirq field) is one width, at
+ * least the longest name of the read and at least 8. It may be wider:
+ * the kernel keeps the longest name of any interrupt shown since boot,
+ * and that one may be gone (seen on a debug kernel: 24 wide, 21 the
+ * longest name left). 0 when the rows disagree or a name overflows it.
+ */
+static inline size_t chip_col_width(const struct table *t)
+{
+	size_t w = 0, min = 8, i, hw_pad, c;
+
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].numbered && t->rows[i].chip_len > min)
+			min = t->rows[i].chip_len;
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		if (!r->numbered || !r->has_hw)
+			continue;
+		hw_pad = (size_t)t->prec > r->hw_digits ? (size_t)t->prec - r->hw_digits : 0;
+		if (r->chip_lead != 1 || r->chip_len + r->chip_gap < 1 + hw_pad)
+			return 0;
+		c = r->chip_len + r->chip_gap - 1 - hw_pad;
+		if (w && c != w)
+			return 0;
+		w = c;
+	}
+	return w >= min ? w : 0;
+}
+
 /* How the chip column is aligned: "right8" (6.12), "leftW" (7.2), "mixed". */
 static inline void chip_layout(const struct table *t, char *out, size_t outsz)
 {
-	size_t maxlen = 0, i, w, hw_pad;
-	int right = 1, left = 1, any = 0;
+	size_t i, w, hw_pad;
+	int right = 1, any = 0;
 
-	for (i = 0; i < t->nrows; i++)
-		if (t->rows[i].numbered && t->rows[i].chip_len > maxlen)
-			maxlen = t->rows[i].chip_len;
-	w = maxlen > 8 ? maxlen : 8;
+	w = chip_col_width(t);
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
 
@@ -564,17 +592,15 @@ static inline void chip_layout(const struct table *t, char *out, size_t outsz)
 		if (r->chip_lead != 1 + (r->chip_len < 8 ? 8 - r->chip_len : 0) ||
 		    r->chip_gap != 1 + hw_pad)
 			right = 0;
-		/* 7.2: " %-*s" to the longest name (at least 8), then " %*lu" */
-		if (r->chip_lead != 1 || r->chip_len + r->chip_gap != w + 1 + hw_pad)
-			left = 0;
 	}
+	/* 7.2: " %-*s" to the column's width (chip_col_width), " %*lu" */
 	if (!any)
 		snprintf(out, outsz, "unknown");
-	else if (right && left)
+	else if (right && w)
 		snprintf(out, outsz, "right8=left%zu", w);
 	else if (right)
 		snprintf(out, outsz, "right8");
-	else if (left)
+	else if (w)
 		snprintf(out, outsz, "left%zu", w);
 	else
 		snprintf(out, outsz, "mixed");
@@ -623,11 +649,18 @@ static inline void cpu_list(const struct table *t, char *out, size_t outsz)
 		snprintf(out + o, outsz - o, " ...");
 }
 
-/* 7.2's chip column: the longest chip name of the read, at least 8. */
+/*
+ * The width 7.2's chip column must have: the one it has when every row
+ * agrees (chip_col_width), else the longest chip name of the read, at
+ * least 8, so that the rows that differ are named.
+ */
 static inline size_t chip_width(const struct table *t)
 {
-	size_t w = 8, i;
+	size_t w = chip_col_width(t), i;
 
+	if (w)
+		return w;
+	w = 8;
 	for (i = 0; i < t->nrows; i++)
 		if (t->rows[i].numbered && t->rows[i].chip_len > w)
 			w = t->rows[i].chip_len;
@@ -676,7 +709,8 @@ static inline void compare_device_widths(const struct row *rb, int pb,
 	}
 	if (hp < 0) {
 		violation("row %s: patched chip '%s' is not left-justified to %zu "
-			  "(the longest chip name, at least 8)", rp->label, rp->chip, w);
+			  "(the column's width: at least the longest chip name and 8)",
+			  rp->label, rp->chip, w);
 	} else {
 		want = (long)(rp->hw_digits > (size_t)pp ? rp->hw_digits : (size_t)pp);
 		if (hp != want)
