@@ -23,33 +23,27 @@ restore() {
 	! declare -F key_restore_more >/dev/null || key_restore_more
 }
 
-# same DESC FILE SED-EXPR: the edit changes FILE and leaves the key alone.
-same() {
-	local nk
+# key_case same|differs DESC FILE SED-EXPR: the edit changes FILE, and
+# the key stays (same) or moves (differs).
+key_case() {
+	local want=$1 nk
+	shift
 	restore
 	if ! edit "$2" "$3"; then
 		ok 1 "$1 (the edit did not apply: $3)"
 	elif ! nk=$(key 2>"$tmp/key.err"); then
 		ok 1 "$1 (the key could not be computed: $(cat "$tmp/key.err"))"
-	elif [ "$nk" = "$k0" ]; then
+	elif [ "$want" = same ] && [ "$nk" = "$k0" ]; then
 		ok 0 "$1"
-	else
+	elif [ "$want" = differs ] && [ "$nk" != "$k0" ]; then
+		ok 0 "$1"
+	elif [ "$want" = same ]; then
 		ok 1 "$1 (key $nk, was $k0)"
 		! declare -F key_diag >/dev/null || key_diag
-	fi
-}
-
-# differs DESC FILE SED-EXPR: the edit changes FILE and the key.
-differs() {
-	local nk
-	restore
-	if ! edit "$2" "$3"; then
-		ok 1 "$1 (the edit did not apply: $3)"
-	elif ! nk=$(key 2>"$tmp/key.err"); then
-		ok 1 "$1 (the key could not be computed: $(cat "$tmp/key.err"))"
-	elif [ "$nk" != "$k0" ]; then
-		ok 0 "$1"
 	else
 		ok 1 "$1 (key still $k0)"
 	fi
 }
+
+same() { key_case same "$@"; }
+differs() { key_case differs "$@"; }
