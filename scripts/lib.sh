@@ -108,11 +108,12 @@ MK
 }
 
 # kb_debug_cmdline: the kernel command line of a debug kernel's boot,
-# kernel/config/debug.cmdline's options on one line.
+# kernel/config/debug.cmdline's options (kb_code: no comment or blank
+# lines) on one line.
 kb_debug_cmdline() {
 	local f=$KB_TOP/kernel/config/debug.cmdline
 	[ -r "$f" ] || kb_die "$f is missing: the debug kernels' boot options"
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$f" | paste -sd' '
+	kb_code "$f" | sed 's/[[:space:]]*$//' | paste -sd' '
 }
 
 # kb_new_run_dir SUFFIX: make and print a new run directory,
